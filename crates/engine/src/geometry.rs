@@ -1,0 +1,303 @@
+//! Board geometry: cells of a bounding rectangle up to 16x16, which of them
+//! exist, cell names, and cell sets (regions).
+
+use std::fmt;
+
+/// Largest number of files or ranks.
+pub const MAX_SIDE: u8 = 16;
+/// Largest number of cells in the bounding rectangle.
+pub const MAX_CELLS: usize = 256;
+
+/// A cell of the bounding rectangle: `rank_index * files + file_index`.
+pub type Cell = u8;
+
+/// A set of cells: 256 bits, so any board up to 16x16 fits.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct CellSet(pub [u64; 4]);
+
+impl CellSet {
+    /// The empty set.
+    pub const EMPTY: CellSet = CellSet([0; 4]);
+
+    #[inline]
+    pub fn contains(&self, c: Cell) -> bool {
+        self.0[(c >> 6) as usize] >> (c & 63) & 1 != 0
+    }
+    #[inline]
+    pub fn insert(&mut self, c: Cell) {
+        self.0[(c >> 6) as usize] |= 1 << (c & 63);
+    }
+    #[inline]
+    pub fn remove(&mut self, c: Cell) {
+        self.0[(c >> 6) as usize] &= !(1 << (c & 63));
+    }
+    #[inline]
+    pub fn len(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0 == [0; 4]
+    }
+    /// The lowest cell of the set, if any.
+    #[inline]
+    pub fn first(&self) -> Option<Cell> {
+        self.iter().next()
+    }
+    #[inline]
+    pub fn union(&self, o: &CellSet) -> CellSet {
+        CellSet(std::array::from_fn(|i| self.0[i] | o.0[i]))
+    }
+    #[inline]
+    pub fn intersection(&self, o: &CellSet) -> CellSet {
+        CellSet(std::array::from_fn(|i| self.0[i] & o.0[i]))
+    }
+    /// Iterates the cells in increasing order.
+    #[inline]
+    pub fn iter(&self) -> CellSetIter {
+        CellSetIter {
+            words: self.0,
+            word: 0,
+        }
+    }
+}
+
+impl fmt::Debug for CellSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl FromIterator<Cell> for CellSet {
+    fn from_iter<T: IntoIterator<Item = Cell>>(iter: T) -> Self {
+        let mut s = CellSet::EMPTY;
+        for c in iter {
+            s.insert(c);
+        }
+        s
+    }
+}
+
+/// Iterator over the cells of a [`CellSet`].
+pub struct CellSetIter {
+    words: [u64; 4],
+    word: usize,
+}
+
+impl Iterator for CellSetIter {
+    type Item = Cell;
+    #[inline]
+    fn next(&mut self) -> Option<Cell> {
+        while self.word < 4 {
+            let w = self.words[self.word];
+            if w != 0 {
+                self.words[self.word] = w & (w - 1);
+                return Some((self.word as u32 * 64 + w.trailing_zeros()) as Cell);
+            }
+            self.word += 1;
+        }
+        None
+    }
+}
+
+/// The shape of a board: its bounding rectangle, which cells exist, and how
+/// ranks are numbered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Geometry {
+    pub files: u8,
+    pub ranks: u8,
+    /// Number written for the first rank (0 for Avon, 1 otherwise).
+    pub first_rank: u8,
+    /// Cells that exist. Rays stop at cells outside this set.
+    pub cells: CellSet,
+}
+
+impl Geometry {
+    /// A full rectangle of `files` x `ranks` cells.
+    pub fn rectangle(files: u8, ranks: u8, first_rank: u8) -> Geometry {
+        let n = files as usize * ranks as usize;
+        Geometry {
+            files,
+            ranks,
+            first_rank,
+            cells: (0..n).map(|c| c as Cell).collect(),
+        }
+    }
+
+    /// Number of cells of the bounding rectangle.
+    #[inline]
+    pub fn size(&self) -> usize {
+        self.files as usize * self.ranks as usize
+    }
+
+    #[inline]
+    pub fn file_of(&self, c: Cell) -> u8 {
+        c % self.files
+    }
+    #[inline]
+    pub fn rank_of(&self, c: Cell) -> u8 {
+        c / self.files
+    }
+
+    /// The cell at zero-based file and rank indices, if it exists.
+    pub fn cell(&self, file: i32, rank: i32) -> Option<Cell> {
+        if file < 0 || rank < 0 || file >= self.files as i32 || rank >= self.ranks as i32 {
+            return None;
+        }
+        let c = (rank * self.files as i32 + file) as Cell;
+        self.cells.contains(c).then_some(c)
+    }
+
+    /// The cell reached from `c` by the vector (df, dr), if it exists.
+    #[inline]
+    pub fn offset(&self, c: Cell, df: i32, dr: i32) -> Option<Cell> {
+        self.cell(self.file_of(c) as i32 + df, self.rank_of(c) as i32 + dr)
+    }
+
+    /// Name of a cell, e.g. `e4`, `a10`, `h0`.
+    pub fn name(&self, c: Cell) -> String {
+        format!(
+            "{}{}",
+            (b'a' + self.file_of(c)) as char,
+            self.rank_of(c) as u32 + self.first_rank as u32
+        )
+    }
+
+    /// Parses a cell name at the start of `s`; returns the cell (which may
+    /// not exist on the board, but is inside the bounding rectangle) and the
+    /// number of bytes read.
+    pub fn parse_cell_prefix(&self, s: &str) -> Option<(Cell, usize)> {
+        let b = s.as_bytes();
+        let f = *b.first()?;
+        if !f.is_ascii_lowercase() || f - b'a' >= self.files {
+            return None;
+        }
+        let digits = b[1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if digits == 0 || digits > 2 {
+            return None;
+        }
+        let n: u32 = s[1..1 + digits].parse().ok()?;
+        let r = n.checked_sub(self.first_rank as u32)?;
+        if r >= self.ranks as u32 {
+            return None;
+        }
+        Some((r as u8 * self.files + (f - b'a'), 1 + digits))
+    }
+
+    /// Parses a whole cell name that must exist on the board.
+    pub fn parse_cell(&self, s: &str) -> Option<Cell> {
+        match self.parse_cell_prefix(s) {
+            Some((c, n)) if n == s.len() && self.cells.contains(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// Parses a cell specification: items separated by spaces or commas,
+    /// each a cell (`e4`) or a rectangle given by two corners (`a2-h2`).
+    /// Cells outside the board's existing cells are kept only if `any` is true
+    /// (used when the spec defines the board itself).
+    pub fn parse_cells(&self, spec: &str, any: bool) -> Result<CellSet, String> {
+        let mut set = CellSet::EMPTY;
+        for item in spec.split([' ', ',']).filter(|s| !s.is_empty()) {
+            let (a, b) = match item.split_once('-') {
+                Some((a, b)) => (a, b),
+                None => (item, item),
+            };
+            let parse = |s: &str| match self.parse_cell_prefix(s) {
+                Some((c, n)) if n == s.len() => Ok(c),
+                _ => Err(format!("`{s}` is not a cell of this board")),
+            };
+            let (ca, cb) = (parse(a)?, parse(b)?);
+            let (f0, f1) = minmax(self.file_of(ca), self.file_of(cb));
+            let (r0, r1) = minmax(self.rank_of(ca), self.rank_of(cb));
+            for r in r0..=r1 {
+                for f in f0..=f1 {
+                    let c = r * self.files + f;
+                    if any || self.cells.contains(c) {
+                        set.insert(c);
+                    }
+                }
+            }
+        }
+        Ok(set)
+    }
+}
+
+fn minmax(a: u8, b: u8) -> (u8, u8) {
+    (a.min(b), a.max(b))
+}
+
+/// One of the four directions "forward" can point to, as a unit vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Orientation {
+    North = 0,
+    East = 1,
+    South = 2,
+    West = 3,
+}
+
+impl Orientation {
+    pub const ALL: [Orientation; 4] = [
+        Orientation::North,
+        Orientation::East,
+        Orientation::South,
+        Orientation::West,
+    ];
+
+    /// Rotates a vector given in the piece's frame (forward = +y, right =
+    /// +x) into board coordinates (file, rank).
+    #[inline]
+    pub fn rotate(self, (x, y): (i32, i32)) -> (i32, i32) {
+        match self {
+            Orientation::North => (x, y),
+            Orientation::East => (y, -x),
+            Orientation::South => (-x, -y),
+            Orientation::West => (-y, x),
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Orientation> {
+        Some(match s {
+            "north" => Orientation::North,
+            "east" => Orientation::East,
+            "south" => Orientation::South,
+            "west" => Orientation::West,
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_on_ten_ranks_from_zero() {
+        let g = Geometry::rectangle(8, 10, 0);
+        for c in g.cells.iter() {
+            assert_eq!(g.parse_cell(&g.name(c)), Some(c));
+        }
+        assert_eq!(g.name(0), "a0");
+        assert_eq!(g.name(79), "h9");
+        assert_eq!(g.parse_cell("a10"), None);
+    }
+
+    #[test]
+    fn rectangles_and_holes() {
+        let mut g = Geometry::rectangle(9, 9, 1);
+        g.cells = g.parse_cells("d1-f9 a4-i6", true).unwrap();
+        assert_eq!(g.cells.len(), 45);
+        assert_eq!(g.cell(0, 0), None, "a1 is not on the cross");
+        assert!(g.parse_cell("e5").is_some());
+        assert!(g.parse_cells("z9", false).is_err());
+    }
+
+    #[test]
+    fn rotation_keeps_right_hand_side() {
+        // Forward-right in the piece frame is (1,1).
+        assert_eq!(Orientation::North.rotate((1, 1)), (1, 1));
+        assert_eq!(Orientation::South.rotate((1, 1)), (-1, -1));
+        assert_eq!(Orientation::East.rotate((0, 1)), (1, 0));
+        assert_eq!(Orientation::West.rotate((0, 1)), (-1, 0));
+    }
+}

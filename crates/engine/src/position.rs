@@ -1,0 +1,396 @@
+//! A position: piece placement, who is to move, and the rule state (castling
+//! rights, en passant, counters), with incremental make/unmake and an
+//! incrementally updated Zobrist key.
+
+use crate::geometry::{Cell, CellSet, MAX_CELLS};
+use crate::moves::{Move, MoveKind};
+use crate::variant::{PieceType, Variant, MAX_ARMIES, MAX_TYPES};
+use std::sync::Arc;
+
+/// A piece on the board: its army and type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    pub army: u8,
+    pub kind: PieceType,
+}
+
+impl Piece {
+    /// Board encoding: 0 is empty, otherwise `1 + army * 32 + type`.
+    #[inline]
+    pub(crate) fn code(self) -> u8 {
+        1 + self.army * 32 + self.kind
+    }
+    #[inline]
+    pub(crate) fn from_code(code: u8) -> Option<Piece> {
+        (code != 0).then(|| Piece {
+            army: (code - 1) >> 5,
+            kind: (code - 1) & 31,
+        })
+    }
+}
+
+#[inline]
+pub(crate) fn army_of(code: u8) -> u8 {
+    (code - 1) >> 5
+}
+#[inline]
+pub(crate) fn kind_of(code: u8) -> u8 {
+    (code - 1) & 31
+}
+
+/// What `unmake` needs to restore.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Undo {
+    pub mv: Move,
+    pub moved: u8,
+    pub captured: u8,
+    pub capture_cell: Cell,
+    pub castling: u16,
+    pub ep: Option<(Cell, Cell)>,
+    pub halfmove: u16,
+    pub fullmove: u32,
+    pub to_move: u8,
+    pub key: u64,
+}
+
+/// A game position of any variant.
+#[derive(Clone)]
+pub struct Position {
+    pub(crate) variant: Arc<Variant>,
+    pub(crate) board: [u8; MAX_CELLS],
+    pub(crate) army_cells: [CellSet; MAX_ARMIES],
+    pub(crate) type_cells: [[CellSet; MAX_TYPES]; MAX_ARMIES],
+    pub(crate) to_move: u8,
+    /// Bit set of players who are out of the game.
+    pub(crate) out: u8,
+    /// Bit i: castling i of the variant is still allowed.
+    pub(crate) castling: u16,
+    /// En passant: (target cell, cell of the pawn that can be taken).
+    pub(crate) ep: Option<(Cell, Cell)>,
+    pub(crate) halfmove: u16,
+    pub(crate) fullmove: u32,
+    pub(crate) key: u64,
+    pub(crate) history: Vec<Undo>,
+}
+
+impl Position {
+    /// An empty board, first player to move.
+    pub(crate) fn empty(variant: Arc<Variant>) -> Position {
+        let mut p = Position {
+            variant,
+            board: [0; MAX_CELLS],
+            army_cells: Default::default(),
+            type_cells: [[CellSet::EMPTY; MAX_TYPES]; MAX_ARMIES],
+            to_move: 0,
+            out: 0,
+            castling: 0,
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
+            key: 0,
+            history: Vec::new(),
+        };
+        p.key = p.compute_key();
+        p
+    }
+
+    /// The variant this position belongs to.
+    pub fn variant(&self) -> &Arc<Variant> {
+        &self.variant
+    }
+
+    /// The piece on a cell.
+    #[inline]
+    pub fn piece_at(&self, c: Cell) -> Option<Piece> {
+        Piece::from_code(self.board[c as usize])
+    }
+
+    /// The player to move.
+    pub fn to_move(&self) -> usize {
+        self.to_move as usize
+    }
+
+    /// The army moved by the player to move.
+    pub fn army_to_move(&self) -> u8 {
+        self.variant.players[self.to_move as usize].army
+    }
+
+    /// Is the player out of the game?
+    pub fn is_out(&self, player: usize) -> bool {
+        self.out >> player & 1 != 0
+    }
+
+    /// Cells holding pieces of an army.
+    pub fn army_cells(&self, army: u8) -> CellSet {
+        self.army_cells[army as usize]
+    }
+
+    /// Cells holding pieces of one type of an army.
+    pub fn type_cells(&self, army: u8, kind: PieceType) -> CellSet {
+        self.type_cells[army as usize][kind as usize]
+    }
+
+    /// Number of pieces of each type per army.
+    pub fn piece_counts(&self) -> [[u8; MAX_TYPES]; MAX_ARMIES] {
+        std::array::from_fn(|a| std::array::from_fn(|t| self.type_cells[a][t].len() as u8))
+    }
+
+    /// The Zobrist key of the position.
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Plies since the last capture or pawn move.
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove
+    }
+
+    /// Number of moves played since this position was set up.
+    pub fn ply(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Castling rights still held (bit i = castling i of the variant).
+    pub fn castling_rights(&self) -> u16 {
+        self.castling
+    }
+
+    /// En passant target cell, if any.
+    pub fn en_passant(&self) -> Option<Cell> {
+        self.ep.map(|(t, _)| t)
+    }
+
+    /// Full move number (increases when play returns to the first player).
+    pub fn fullmove(&self) -> u32 {
+        self.fullmove
+    }
+
+    #[inline]
+    fn zobrist(&self, code: u8, c: Cell) -> u64 {
+        let t = &self.variant.tables;
+        t.zobrist_piece[code as usize * t.ncells + c as usize]
+    }
+
+    pub(crate) fn compute_key(&self) -> u64 {
+        let t = &self.variant.tables;
+        let mut k = t.zobrist_player[self.to_move as usize];
+        for i in 0..4 {
+            if self.out >> i & 1 != 0 {
+                k ^= t.zobrist_player[4 + i];
+            }
+        }
+        for c in 0..t.ncells {
+            if self.board[c] != 0 {
+                k ^= self.zobrist(self.board[c], c as Cell);
+            }
+        }
+        for i in 0..16 {
+            if self.castling >> i & 1 != 0 {
+                k ^= t.zobrist_castling[i];
+            }
+        }
+        if let Some((e, _)) = self.ep {
+            k ^= t.zobrist_ep[e as usize];
+        }
+        k
+    }
+
+    #[inline]
+    pub(crate) fn put(&mut self, c: Cell, code: u8) {
+        debug_assert!(self.board[c as usize] == 0);
+        self.board[c as usize] = code;
+        let (a, k) = (army_of(code) as usize, kind_of(code) as usize);
+        self.army_cells[a].insert(c);
+        self.type_cells[a][k].insert(c);
+        self.key ^= self.zobrist(code, c);
+    }
+
+    #[inline]
+    pub(crate) fn take(&mut self, c: Cell) -> u8 {
+        let code = self.board[c as usize];
+        debug_assert!(code != 0);
+        self.board[c as usize] = 0;
+        let (a, k) = (army_of(code) as usize, kind_of(code) as usize);
+        self.army_cells[a].remove(c);
+        self.type_cells[a][k].remove(c);
+        self.key ^= self.zobrist(code, c);
+        code
+    }
+
+    /// The next player in turn order who is still in the game.
+    pub(crate) fn next_player(&self, from: u8) -> u8 {
+        let n = self.variant.players.len() as u8;
+        let mut p = from;
+        for _ in 0..n {
+            p = (p + 1) % n;
+            if self.out >> p & 1 == 0 {
+                return p;
+            }
+        }
+        from
+    }
+
+    #[inline]
+    fn set_ep(&mut self, ep: Option<(Cell, Cell)>) {
+        let t = &self.variant.tables;
+        if let Some((e, _)) = self.ep {
+            self.key ^= t.zobrist_ep[e as usize];
+        }
+        if let Some((e, _)) = ep {
+            self.key ^= t.zobrist_ep[e as usize];
+        }
+        self.ep = ep;
+    }
+
+    /// Plays a move without checking it. The move must come from this
+    /// position's move generator; [`Position::play`] is the checked form.
+    pub fn make(&mut self, mv: Move) {
+        let variant = self.variant.clone();
+        let v = &*variant;
+        let (from, to) = (mv.from, mv.to);
+        let moved = self.board[from as usize];
+        let capture_cell = match mv.kind {
+            MoveKind::EnPassant => self.ep.map(|(_, victim)| victim).unwrap_or(to),
+            _ => to,
+        };
+        let captured = match mv.kind {
+            MoveKind::Castle(_) => 0,
+            _ => self.board[capture_cell as usize],
+        };
+        self.history.push(Undo {
+            mv,
+            moved,
+            captured,
+            capture_cell,
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            to_move: self.to_move,
+            key: self.key,
+        });
+
+        if captured != 0 {
+            self.take(capture_cell);
+        }
+        let mut ep = None;
+        match mv.kind {
+            MoveKind::Castle(i) => {
+                let c = &v.rules.castling[i as usize];
+                let rook = self.take(c.rook);
+                let king = self.take(c.king);
+                self.put(c.king_to, king);
+                self.put(c.rook_to, rook);
+            }
+            _ => {
+                self.take(from);
+                let code = match mv.promotion {
+                    Some(t) => Piece {
+                        army: army_of(moved),
+                        kind: t,
+                    }
+                    .code(),
+                    None => moved,
+                };
+                self.put(to, code);
+                if mv.kind == MoveKind::DoubleStep {
+                    ep = self.ep_after_double_step(from, to);
+                }
+            }
+        }
+        self.set_ep(ep);
+
+        // Castling rights die when their king's or rook's cell is touched.
+        if self.castling != 0 {
+            let mut rights = self.castling;
+            for (i, c) in v.rules.castling.iter().enumerate() {
+                if [c.king, c.rook].iter().any(|&x| x == from || x == to || x == capture_cell) {
+                    rights &= !(1 << i);
+                }
+            }
+            self.set_castling(rights);
+        }
+
+        let pawn = v.pieces[kind_of(moved) as usize].pawn;
+        self.halfmove = if captured != 0 || pawn { 0 } else { self.halfmove + 1 };
+        let next = self.next_player(self.to_move);
+        if next <= self.to_move {
+            self.fullmove += 1;
+        }
+        self.set_to_move(next);
+    }
+
+    /// Takes back the last move made.
+    pub fn unmake(&mut self) {
+        let Some(u) = self.history.pop() else {
+            return;
+        };
+        let v = self.variant.clone();
+        match u.mv.kind {
+            MoveKind::Castle(i) => {
+                let c = &v.rules.castling[i as usize];
+                let rook = self.take(c.rook_to);
+                let king = self.take(c.king_to);
+                self.put(c.king, king);
+                self.put(c.rook, rook);
+            }
+            _ => {
+                self.take(u.mv.to);
+                self.put(u.mv.from, u.moved);
+            }
+        }
+        if u.captured != 0 {
+            self.put(u.capture_cell, u.captured);
+        }
+        self.castling = u.castling;
+        self.ep = u.ep;
+        self.halfmove = u.halfmove;
+        self.fullmove = u.fullmove;
+        self.to_move = u.to_move;
+        self.key = u.key;
+    }
+
+    fn set_castling(&mut self, rights: u16) {
+        let changed = self.castling ^ rights;
+        if changed != 0 {
+            let t = &self.variant.tables;
+            for i in 0..16 {
+                if changed >> i & 1 != 0 {
+                    self.key ^= t.zobrist_castling[i];
+                }
+            }
+            self.castling = rights;
+        }
+    }
+
+    pub(crate) fn set_to_move(&mut self, p: u8) {
+        let t = &self.variant.tables;
+        self.key ^= t.zobrist_player[self.to_move as usize] ^ t.zobrist_player[p as usize];
+        self.to_move = p;
+    }
+
+    /// After a double step from `from` to `to`: the passed cell becomes an
+    /// en passant target if an enemy piece that may take en passant could
+    /// capture onto it.
+    fn ep_after_double_step(&self, from: Cell, to: Cell) -> Option<(Cell, Cell)> {
+        let v = &*self.variant;
+        let ds = v.rules.double_step.as_ref()?;
+        if !v.rules.en_passant {
+            return None;
+        }
+        let g = &v.geometry;
+        let mid_f = (g.file_of(from) as i32 + g.file_of(to) as i32) / 2;
+        let mid_r = (g.rank_of(from) as i32 + g.rank_of(to) as i32) / 2;
+        let mid = g.cell(mid_f, mid_r)?;
+        let mover = army_of(self.board[to as usize]);
+        for (pi, p) in v.players.iter().enumerate() {
+            if !v.hostile(p.army, mover) || self.out >> pi & 1 != 0 {
+                continue;
+            }
+            if self.leap_attackers(mid, pi, ds.pieces) {
+                return Some((mid, to));
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,158 @@
+//! The variant definition file format (TOML), as written by users.
+//! `docs/variants.md` documents every key; [`super::Variant::from_toml`]
+//! checks and compiles it.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// A whole variant file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantDef {
+    /// Short identifier used on the command line, e.g. `magna-carta`.
+    pub name: String,
+    /// Human title.
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub description: String,
+    pub board: BoardDef,
+    /// Named cell sets usable wherever a cell list is expected.
+    #[serde(default)]
+    pub regions: BTreeMap<String, String>,
+    pub armies: Vec<ArmyDef>,
+    pub players: Vec<PlayerDef>,
+    pub pieces: Vec<PieceDef>,
+    /// The start position, as a position string.
+    pub setup: String,
+    #[serde(default)]
+    pub rules: RulesDef,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardDef {
+    pub files: u8,
+    pub ranks: u8,
+    /// Number of the first rank: 0 or 1.
+    #[serde(default = "one")]
+    pub first_rank: u8,
+    /// Cells that exist (default: the whole rectangle).
+    pub cells: Option<String>,
+}
+
+fn one() -> u8 {
+    1
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArmyDef {
+    pub name: String,
+    /// One lower-case letter, used in position strings of games with more
+    /// than two armies.
+    pub tag: char,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerDef {
+    pub name: String,
+    /// Letter written for this player in the "to move" field.
+    pub tag: char,
+    /// The army this player moves.
+    pub army: String,
+    /// Direction of "forward" for this player's pieces.
+    pub forward: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PieceDef {
+    /// One upper-case letter.
+    pub letter: char,
+    pub name: String,
+    pub betza: String,
+    /// Pawn-like: its moves reset the no-progress counter.
+    #[serde(default)]
+    pub pawn: bool,
+    /// Optional material value in centipawns (for the AI).
+    pub value: Option<i32>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesDef {
+    pub royal: Option<RoyalDef>,
+    pub double_step: Option<DoubleStepDef>,
+    #[serde(default)]
+    pub en_passant: bool,
+    #[serde(default)]
+    pub castling: Vec<CastlingDef>,
+    pub promotion: Option<PromotionDef>,
+    /// What a player with no legal move and not in check gets:
+    /// "draw" (default), "loss" or "win".
+    pub stalemate: Option<String>,
+    /// Number of occurrences of a position that draws (0 = off, default 3).
+    pub repetition: Option<u8>,
+    /// Moves per player without capture or pawn move that draw (0 = off,
+    /// default 50).
+    pub no_progress_moves: Option<u16>,
+    /// Draw when every army is reduced to its royal pieces.
+    #[serde(default)]
+    pub bare_royals_draw: bool,
+}
+
+/// "Must retain" royalty: per army, the piece types it must keep at least
+/// one of; a type with exactly one piece left is royal (may not be left
+/// attacked). With a single such type of which one exists, this is ordinary
+/// check and checkmate.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoyalDef {
+    /// Army name -> letters of the types it must retain.
+    pub must_retain: BTreeMap<String, String>,
+    /// A royal piece may not pass over a cell where it would be attacked
+    /// (Caïssa Britannia's Queen).
+    #[serde(default)]
+    pub no_passing_attacked: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DoubleStepDef {
+    /// Letters of the pieces that may step twice forward to an empty cell.
+    pub pieces: String,
+    /// Player name -> cells from which the double step is allowed.
+    pub from: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CastlingDef {
+    pub army: String,
+    /// Letter in the position string's castling field (K, Q, k, q ...).
+    pub symbol: char,
+    pub king: String,
+    pub rook: String,
+    pub king_to: String,
+    pub rook_to: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PromotionDef {
+    /// Letters of the pieces that promote.
+    pub pieces: String,
+    /// Player name -> cells where promotion is compulsory.
+    pub zone: BTreeMap<String, String>,
+    /// Player name -> letters it may promote to (always available).
+    pub choices: BTreeMap<String, String>,
+    /// Also allow any type of which the army has fewer pieces on the board
+    /// than at the start ("liberating a captured piece").
+    #[serde(default)]
+    pub liberate: bool,
+    /// Letters never liberated.
+    #[serde(default)]
+    pub liberate_exclude: String,
+}

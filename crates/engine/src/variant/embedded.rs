@@ -1,0 +1,31 @@
+//! The variant files shipped inside the binary (from `variants/`).
+
+use super::{Variant, VariantError};
+use std::sync::Arc;
+
+/// (name, file text) of every embedded variant.
+pub const FILES: &[(&str, &str)] = &[
+    ("chess", include_str!("../../../../variants/chess.toml")),
+    ("magna-carta", include_str!("../../../../variants/magna-carta.toml")),
+    ("caissa-britannia", include_str!("../../../../variants/caissa-britannia.toml")),
+];
+
+/// Names of the embedded variants.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    FILES.iter().map(|(n, _)| *n)
+}
+
+/// Compiles an embedded variant by name.
+pub fn variant(name: &str) -> Result<Arc<Variant>, VariantError> {
+    let (file, text) = FILES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .ok_or_else(|| VariantError {
+            file: None,
+            location: "variant".into(),
+            message: format!("no embedded variant `{name}` (known: {})", names().collect::<Vec<_>>().join(", ")),
+        })?;
+    Variant::from_toml(text)
+        .map(Arc::new)
+        .map_err(|e| e.in_file(format!("variants/{file}.toml")))
+}

@@ -1,0 +1,527 @@
+//! A variant: board, armies, players, pieces and rule modules, compiled
+//! from a definition file into plain data and precomputed tables.
+
+pub mod def;
+pub mod embedded;
+
+use crate::betza::{self, Atom};
+use crate::geometry::{Cell, CellSet, Geometry, Orientation, MAX_SIDE};
+use crate::position::Position;
+use crate::tables::Tables;
+use def::VariantDef;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Most armies in a game.
+pub const MAX_ARMIES: usize = 4;
+/// Most players in a game.
+pub const MAX_PLAYERS: usize = 4;
+/// Most piece types in a variant.
+pub const MAX_TYPES: usize = 31;
+
+/// Index of a piece type in [`Variant::pieces`].
+pub type PieceType = u8;
+
+/// A set of piece types as a bit mask.
+pub type TypeMask = u32;
+
+/// An army: a set of pieces on the board, moved by one or more players.
+#[derive(Clone, Debug)]
+pub struct Army {
+    pub name: String,
+    pub tag: char,
+}
+
+/// A seat at the table.
+#[derive(Clone, Debug)]
+pub struct Player {
+    pub name: String,
+    pub tag: char,
+    pub army: u8,
+    pub forward: Orientation,
+}
+
+/// A piece type.
+#[derive(Clone, Debug)]
+pub struct PieceKind {
+    pub letter: char,
+    pub name: String,
+    pub betza: String,
+    pub atoms: Vec<Atom>,
+    pub pawn: bool,
+    pub value: Option<i32>,
+}
+
+/// What a player without a legal move and not in check gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StalemateResult {
+    Draw,
+    Loss,
+    Win,
+}
+
+/// "Must retain" royalty (see [`def::RoyalDef`]).
+#[derive(Clone, Debug)]
+pub struct RoyalRule {
+    /// Per army: the types it must retain.
+    pub must_retain: [TypeMask; MAX_ARMIES],
+    pub no_passing_attacked: bool,
+}
+
+/// FIDE-style castling of one king with one rook.
+#[derive(Clone, Debug)]
+pub struct Castling {
+    pub army: u8,
+    pub symbol: char,
+    pub king: Cell,
+    pub rook: Cell,
+    pub king_to: Cell,
+    pub rook_to: Cell,
+    /// Cells that must be empty (other than the king and rook themselves).
+    pub must_be_empty: CellSet,
+    /// Cells the king stands on or crosses, which may not be attacked.
+    pub king_path: Vec<Cell>,
+}
+
+/// Initial double step.
+#[derive(Clone, Debug)]
+pub struct DoubleStep {
+    pub pieces: TypeMask,
+    /// Per player: cells from which the double step is allowed.
+    pub from: [CellSet; MAX_PLAYERS],
+}
+
+/// Promotion on reaching a zone.
+#[derive(Clone, Debug)]
+pub struct Promotion {
+    pub pieces: TypeMask,
+    /// Per player: cells where promotion is compulsory.
+    pub zone: [CellSet; MAX_PLAYERS],
+    /// Per player: types always available.
+    pub choices: [Vec<PieceType>; MAX_PLAYERS],
+    pub liberate: bool,
+    pub liberate_exclude: TypeMask,
+}
+
+/// The rule modules a variant selects, with their parameters.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    pub royal: Option<RoyalRule>,
+    pub double_step: Option<DoubleStep>,
+    pub en_passant: bool,
+    pub castling: Vec<Castling>,
+    pub promotion: Option<Promotion>,
+    pub stalemate: StalemateResult,
+    pub repetition: u8,
+    pub no_progress_moves: u16,
+    pub bare_royals_draw: bool,
+}
+
+/// A compiled variant.
+#[derive(Debug)]
+pub struct Variant {
+    pub name: String,
+    pub title: String,
+    pub description: String,
+    pub geometry: Geometry,
+    pub regions: BTreeMap<String, CellSet>,
+    pub armies: Vec<Army>,
+    pub players: Vec<Player>,
+    pub pieces: Vec<PieceKind>,
+    pub rules: Rules,
+    /// The start position string.
+    pub setup: String,
+    /// Pieces of each type per army in the start position.
+    pub initial_counts: [[u8; MAX_TYPES]; MAX_ARMIES],
+    /// Per army: bit set of the armies it may capture.
+    pub enemies: [u8; MAX_ARMIES],
+    pub(crate) tables: Tables,
+}
+
+/// A problem in a variant file: where (a key path or a line) and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantError {
+    /// The file, when loaded from disk (set by the caller).
+    pub file: Option<String>,
+    /// Key path (`pieces[2].betza`) or `line L, column C`.
+    pub location: String,
+    pub message: String,
+}
+
+impl fmt::Display for VariantError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(file) = &self.file {
+            write!(f, "{file}: ")?;
+        }
+        write!(f, "{}: {}", self.location, self.message)
+    }
+}
+
+impl std::error::Error for VariantError {}
+
+impl VariantError {
+    fn at(location: impl Into<String>, message: impl Into<String>) -> VariantError {
+        VariantError {
+            file: None,
+            location: location.into(),
+            message: message.into(),
+        }
+    }
+
+    /// Names the file the error came from.
+    pub fn in_file(mut self, file: impl Into<String>) -> VariantError {
+        self.file = Some(file.into());
+        self
+    }
+}
+
+type VResult<T> = Result<T, VariantError>;
+
+impl Variant {
+    /// Parses and compiles a variant definition written in TOML.
+    pub fn from_toml(text: &str) -> VResult<Variant> {
+        let def: VariantDef = toml::from_str(text).map_err(|e| {
+            let location = match e.span() {
+                Some(span) => {
+                    let before = &text[..span.start.min(text.len())];
+                    let line = before.matches('\n').count() + 1;
+                    let col = before.len() - before.rfind('\n').map(|i| i + 1).unwrap_or(0) + 1;
+                    format!("line {line}, column {col}")
+                }
+                None => "file".to_string(),
+            };
+            VariantError::at(location, e.message().to_string())
+        })?;
+        Compiler::default().compile(def)
+    }
+
+    /// The piece type with this letter (upper case).
+    pub fn piece_by_letter(&self, letter: char) -> Option<PieceType> {
+        self.pieces
+            .iter()
+            .position(|p| p.letter == letter)
+            .map(|i| i as PieceType)
+    }
+
+    /// The start position.
+    pub fn start(self: &std::sync::Arc<Self>) -> Position {
+        Position::from_string(self.clone(), &self.setup)
+            .expect("setup checked when the variant was compiled")
+    }
+
+    /// Does the army of `a` capture pieces of army `b`?
+    #[inline]
+    pub fn hostile(&self, a: u8, b: u8) -> bool {
+        self.enemies[a as usize] >> b & 1 != 0
+    }
+
+    /// Number of players.
+    pub fn player_count(&self) -> usize {
+        self.players.len()
+    }
+}
+
+#[derive(Default)]
+struct Compiler {
+    geometry: Option<Geometry>,
+    regions: BTreeMap<String, CellSet>,
+}
+
+impl Compiler {
+    fn geometry(&self) -> &Geometry {
+        self.geometry.as_ref().expect("board compiled first")
+    }
+
+    /// A cell list: cells, rectangles `a2-h2` or region names.
+    fn cells(&self, key: &str, spec: &str) -> VResult<CellSet> {
+        let mut set = CellSet::EMPTY;
+        for item in spec.split([' ', ',']).filter(|s| !s.is_empty()) {
+            if let Some(r) = self.regions.get(item) {
+                set = set.union(r);
+            } else {
+                let s = self
+                    .geometry()
+                    .parse_cells(item, false)
+                    .map_err(|m| VariantError::at(key, m))?;
+                if s.is_empty() {
+                    return Err(VariantError::at(key, format!("`{item}` names no cell on the board")));
+                }
+                set = set.union(&s);
+            }
+        }
+        Ok(set)
+    }
+
+    fn cell(&self, key: &str, name: &str) -> VResult<Cell> {
+        self.geometry()
+            .parse_cell(name)
+            .ok_or_else(|| VariantError::at(key, format!("`{name}` is not a cell of the board")))
+    }
+
+    fn compile(mut self, def: VariantDef) -> VResult<Variant> {
+        if def.name.is_empty() || !def.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            return Err(VariantError::at("name", "must be non-empty letters, digits and '-'"));
+        }
+        // Board.
+        let b = &def.board;
+        if b.files == 0 || b.files > MAX_SIDE || b.ranks == 0 || b.ranks > MAX_SIDE {
+            return Err(VariantError::at("board", format!("files and ranks must be 1 to {MAX_SIDE}")));
+        }
+        if b.first_rank > 1 {
+            return Err(VariantError::at("board.first_rank", "must be 0 or 1"));
+        }
+        let mut geometry = Geometry::rectangle(b.files, b.ranks, b.first_rank);
+        if let Some(spec) = &b.cells {
+            geometry.cells = geometry
+                .parse_cells(spec, true)
+                .map_err(|m| VariantError::at("board.cells", m))?;
+        }
+        self.geometry = Some(geometry.clone());
+        for (name, spec) in &def.regions {
+            let set = self.cells(&format!("regions.{name}"), spec)?;
+            self.regions.insert(name.clone(), set);
+        }
+
+        // Armies and players.
+        if def.armies.is_empty() || def.armies.len() > MAX_ARMIES {
+            return Err(VariantError::at("armies", format!("need 1 to {MAX_ARMIES} armies")));
+        }
+        let armies: Vec<Army> = def
+            .armies
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                if !a.tag.is_ascii_lowercase() {
+                    return Err(VariantError::at(format!("armies[{i}].tag"), "must be a lower-case letter"));
+                }
+                Ok(Army {
+                    name: a.name.clone(),
+                    tag: a.tag,
+                })
+            })
+            .collect::<VResult<_>>()?;
+        let army_index = |key: &str, name: &str| -> VResult<u8> {
+            armies
+                .iter()
+                .position(|a| a.name == name)
+                .map(|i| i as u8)
+                .ok_or_else(|| VariantError::at(key, format!("no army named `{name}`")))
+        };
+        if def.players.len() < 2 || def.players.len() > MAX_PLAYERS {
+            return Err(VariantError::at("players", format!("need 2 to {MAX_PLAYERS} players")));
+        }
+        let mut players = Vec::new();
+        for (i, p) in def.players.iter().enumerate() {
+            let key = format!("players[{i}]");
+            let forward = Orientation::parse(&p.forward).ok_or_else(|| {
+                VariantError::at(format!("{key}.forward"), "must be north, east, south or west")
+            })?;
+            if !p.tag.is_ascii_lowercase() || players.iter().any(|q: &Player| q.tag == p.tag) {
+                return Err(VariantError::at(format!("{key}.tag"), "must be a distinct lower-case letter"));
+            }
+            players.push(Player {
+                name: p.name.clone(),
+                tag: p.tag,
+                army: army_index(&format!("{key}.army"), &p.army)?,
+                forward,
+            });
+        }
+        for (i, _) in armies.iter().enumerate() {
+            if !players.iter().any(|p| p.army as usize == i) {
+                return Err(VariantError::at(format!("armies[{i}]"), "no player moves this army"));
+            }
+        }
+        let player_index = |key: &str, name: &str| -> VResult<usize> {
+            players
+                .iter()
+                .position(|p| p.name == name)
+                .ok_or_else(|| VariantError::at(key, format!("no player named `{name}`")))
+        };
+
+        // Pieces.
+        if def.pieces.is_empty() || def.pieces.len() > MAX_TYPES {
+            return Err(VariantError::at("pieces", format!("need 1 to {MAX_TYPES} piece types")));
+        }
+        let mut pieces: Vec<PieceKind> = Vec::new();
+        for (i, p) in def.pieces.iter().enumerate() {
+            let key = format!("pieces[{i}]");
+            if !p.letter.is_ascii_uppercase() || pieces.iter().any(|q| q.letter == p.letter) {
+                return Err(VariantError::at(
+                    format!("{key}.letter"),
+                    "must be a distinct upper-case letter",
+                ));
+            }
+            let atoms = betza::parse(&p.betza).map_err(|e| {
+                VariantError::at(format!("{key}.betza"), format!("piece {} ({}): {e}", p.letter, p.name))
+            })?;
+            pieces.push(PieceKind {
+                letter: p.letter,
+                name: p.name.clone(),
+                betza: p.betza.clone(),
+                atoms,
+                pawn: p.pawn,
+                value: p.value,
+            });
+        }
+        let types = |key: &str, letters: &str| -> VResult<TypeMask> {
+            let mut m = 0;
+            for c in letters.chars().filter(|c| !c.is_whitespace()) {
+                let t = pieces
+                    .iter()
+                    .position(|p| p.letter == c)
+                    .ok_or_else(|| VariantError::at(key, format!("no piece with letter `{c}`")))?;
+                m |= 1 << t;
+            }
+            Ok(m)
+        };
+
+        // Rules.
+        let r = &def.rules;
+        let royal = match &r.royal {
+            None => None,
+            Some(rd) => {
+                let mut must_retain = [0; MAX_ARMIES];
+                for (army, letters) in &rd.must_retain {
+                    let key = format!("rules.royal.must_retain.{army}");
+                    must_retain[army_index(&key, army)? as usize] = types(&key, letters)?;
+                }
+                Some(RoyalRule {
+                    must_retain,
+                    no_passing_attacked: rd.no_passing_attacked,
+                })
+            }
+        };
+        let double_step = match &r.double_step {
+            None => None,
+            Some(d) => {
+                let mut from: [CellSet; MAX_PLAYERS] = Default::default();
+                for (player, spec) in &d.from {
+                    let key = format!("rules.double_step.from.{player}");
+                    from[player_index(&key, player)?] = self.cells(&key, spec)?;
+                }
+                Some(DoubleStep {
+                    pieces: types("rules.double_step.pieces", &d.pieces)?,
+                    from,
+                })
+            }
+        };
+        let mut castling = Vec::new();
+        for (i, c) in r.castling.iter().enumerate() {
+            let key = format!("rules.castling[{i}]");
+            let army = army_index(&format!("{key}.army"), &c.army)?;
+            let king = self.cell(&format!("{key}.king"), &c.king)?;
+            let rook = self.cell(&format!("{key}.rook"), &c.rook)?;
+            let king_to = self.cell(&format!("{key}.king_to"), &c.king_to)?;
+            let rook_to = self.cell(&format!("{key}.rook_to"), &c.rook_to)?;
+            let g = self.geometry();
+            if g.rank_of(king) != g.rank_of(rook) || g.rank_of(king) != g.rank_of(king_to) || g.rank_of(rook) != g.rank_of(rook_to) {
+                return Err(VariantError::at(key, "king, rook and their targets must share a rank"));
+            }
+            let span = |a: Cell, b: Cell| (a.min(b)..=a.max(b)).collect::<Vec<Cell>>();
+            let mut must_be_empty: CellSet = span(king, rook)
+                .into_iter()
+                .chain(span(king, king_to))
+                .chain(span(rook, rook_to))
+                .collect();
+            must_be_empty.remove(king);
+            must_be_empty.remove(rook);
+            let mut king_path = span(king, king_to);
+            if king_to < king {
+                king_path.reverse();
+            }
+            if castling.iter().any(|o: &Castling| o.symbol == c.symbol) {
+                return Err(VariantError::at(format!("{key}.symbol"), "castling symbols must be distinct"));
+            }
+            castling.push(Castling {
+                army,
+                symbol: c.symbol,
+                king,
+                rook,
+                king_to,
+                rook_to,
+                must_be_empty,
+                king_path,
+            });
+        }
+        if castling.len() > 16 {
+            return Err(VariantError::at("rules.castling", "at most 16 castlings"));
+        }
+        let promotion = match &r.promotion {
+            None => None,
+            Some(p) => {
+                let mut zone: [CellSet; MAX_PLAYERS] = Default::default();
+                for (player, spec) in &p.zone {
+                    let key = format!("rules.promotion.zone.{player}");
+                    zone[player_index(&key, player)?] = self.cells(&key, spec)?;
+                }
+                let mut choices: [Vec<PieceType>; MAX_PLAYERS] = Default::default();
+                for (player, letters) in &p.choices {
+                    let key = format!("rules.promotion.choices.{player}");
+                    let m = types(&key, letters)?;
+                    choices[player_index(&key, player)?] = (0..32).filter(|t| m >> t & 1 != 0).collect();
+                }
+                Some(Promotion {
+                    pieces: types("rules.promotion.pieces", &p.pieces)?,
+                    zone,
+                    choices,
+                    liberate: p.liberate,
+                    liberate_exclude: types("rules.promotion.liberate_exclude", &p.liberate_exclude)?,
+                })
+            }
+        };
+        let stalemate = match r.stalemate.as_deref() {
+            None | Some("draw") => StalemateResult::Draw,
+            Some("loss") => StalemateResult::Loss,
+            Some("win") => StalemateResult::Win,
+            Some(o) => {
+                return Err(VariantError::at(
+                    "rules.stalemate",
+                    format!("`{o}`: expected draw, loss or win"),
+                ))
+            }
+        };
+        let rules = Rules {
+            royal,
+            double_step,
+            en_passant: r.en_passant,
+            castling,
+            promotion,
+            stalemate,
+            repetition: r.repetition.unwrap_or(3),
+            no_progress_moves: r.no_progress_moves.unwrap_or(50),
+            bare_royals_draw: r.bare_royals_draw,
+        };
+
+        // Armies are hostile unless they are the same army.
+        let mut enemies = [0u8; MAX_ARMIES];
+        for (a, e) in enemies.iter_mut().enumerate().take(armies.len()) {
+            *e = ((1u8 << armies.len()) - 1) & !(1 << a);
+        }
+        let tables = Tables::build(&geometry, &players, &pieces)
+            .map_err(|m| VariantError::at("pieces", m))?;
+        let mut variant = Variant {
+            name: def.name,
+            title: def.title,
+            description: def.description,
+            geometry,
+            regions: self.regions,
+            armies,
+            players,
+            pieces,
+            rules,
+            setup: def.setup.trim().to_string(),
+            initial_counts: [[0; MAX_TYPES]; MAX_ARMIES],
+            enemies,
+            tables,
+        };
+        // The setup must parse; its piece counts feed liberation.
+        let arc = std::sync::Arc::new(variant);
+        let start = Position::from_string(arc.clone(), &arc.setup)
+            .map_err(|e| VariantError::at("setup", e.to_string()))?;
+        let counts = start.piece_counts();
+        drop(start);
+        variant = std::sync::Arc::try_unwrap(arc).expect("no other reference");
+        variant.initial_counts = counts;
+        Ok(variant)
+    }
+}
