@@ -113,9 +113,14 @@ impl Position {
     /// Types the army to move may promote to now: the fixed choices plus,
     /// under liberation, types it has fewer of than at the start.
     pub fn promotion_choices(&self) -> Vec<PieceType> {
+        let mask = self.promotion_mask();
+        (0..self.variant.pieces.len() as u8).filter(|t| mask >> t & 1 != 0).collect()
+    }
+
+    fn promotion_mask(&self) -> TypeMask {
         let v = &*self.variant;
         let Some(p) = &v.rules.promotion else {
-            return Vec::new();
+            return 0;
         };
         let player = self.to_move as usize;
         let army = v.players[player].army as usize;
@@ -128,7 +133,7 @@ impl Position {
             }
             mask &= !p.liberate_exclude;
         }
-        (0..v.pieces.len() as u8).filter(|t| mask >> t & 1 != 0).collect()
+        mask
     }
 
     /// All pseudo-legal moves of the player to move: what the pieces' rays,
@@ -142,11 +147,7 @@ impl Position {
         let enemies = v.enemies[army as usize];
         let hostile = |code: u8| enemies >> army_of(code) & 1 != 0;
         let promotion = v.rules.promotion.as_ref();
-        let choices = if promotion.is_some() {
-            self.promotion_choices()
-        } else {
-            Vec::new()
-        };
+        let choices = if promotion.is_some() { self.promotion_mask() } else { 0 };
         let ep = if v.rules.en_passant { self.ep } else { None };
         let ds = v.rules.double_step.as_ref();
         let ep_types = ds.map_or(0, |d| d.pieces);
@@ -160,13 +161,15 @@ impl Position {
             };
             let push = |list: &mut MoveList, to: Cell, kind: MoveKind| match zone {
                 Some(z) if z.contains(to) => {
-                    for &c in &choices {
+                    let mut m = choices;
+                    while m != 0 {
                         list.push(Move {
                             from,
                             to,
-                            promotion: Some(c),
+                            promotion: Some(m.trailing_zeros() as PieceType),
                             kind,
                         });
+                        m &= m - 1;
                     }
                 }
                 _ => list.push(Move {
@@ -272,37 +275,75 @@ impl Position {
         }
     }
 
-    /// Cells of the army's own pieces that stand first on a line from one
-    /// of its royal pieces toward an enemy slider: moving them may expose
-    /// the royal. Only meaningful when no enemy has hoppers or lame leaps.
-    fn pin_candidates(&self, army: u8, royals: CellSet) -> CellSet {
+    /// Where a move of the army to move might expose one of its royal
+    /// pieces, when none is attacked now: cells it must not leave without
+    /// the full test (the first own piece on an enemy slider's line from a
+    /// royal, the first two on a hopper's line, the blocker of a lame leap)
+    /// and empty cells it must not enter without it (a new screen in front
+    /// of a hopper). Every other ordinary move keeps the royals safe.
+    fn exposure_cells(&self, army: u8, royals: CellSet) -> (CellSet, CellSet) {
         let v = &*self.variant;
         let t = &v.tables;
-        let mut pins = CellSet::EMPTY;
+        let (mut leave, mut enter) = (CellSet::EMPTY, CellSet::EMPTY);
         for (p, pl) in v.players.iter().enumerate() {
             if self.out >> p & 1 != 0 || !v.hostile(pl.army, army) {
                 continue;
             }
-            for l in &t.attacks[p].lines {
-                for r in royals.iter() {
-                    if let Some(&c) = t.ray(l.vector, r).iter().find(|&&c| self.board[c as usize] != 0) {
-                        if army_of(self.board[c as usize]) == army {
-                            pins.insert(c);
+            let at = &t.attacks[p];
+            for r in royals.iter() {
+                for l in &at.lines {
+                    // The first three pieces on the line, with their distance.
+                    let ray = t.ray(l.vector, r);
+                    let mut found = [(0usize, 0 as Cell); 3];
+                    let mut n = 0;
+                    for (i, &c) in ray.iter().enumerate() {
+                        if self.board[c as usize] != 0 {
+                            found[n] = (i, c);
+                            n += 1;
+                            if n == 3 {
+                                break;
+                            }
+                        }
+                    }
+                    let own = |k: usize| k < n && army_of(self.board[found[k].1 as usize]) == army;
+                    let enemy = |k: usize| if k < n { self.type_bit(found[k].1, pl.army) } else { 0 };
+                    // Own piece in front of an enemy slider: pinned.
+                    let (d1, _) = found[1];
+                    let slides = enemy(1) & l.slide != 0
+                        || l.limited.iter().any(|&(m, range)| enemy(1) & m != 0 && d1 < range as usize);
+                    if own(0) && slides {
+                        leave.insert(found[0].1);
+                    }
+                    if l.hop != 0 {
+                        // An enemy hopper first on the line: a new screen in
+                        // front of it would open its attack.
+                        if n >= 1 && enemy(0) & l.hop != 0 {
+                            for &c in &ray[..found[0].0] {
+                                enter.insert(c);
+                            }
+                        }
+                        // An enemy hopper third: moving either of the first
+                        // two leaves exactly one screen.
+                        if enemy(2) & l.hop != 0 {
+                            for k in 0..2 {
+                                if own(k) {
+                                    leave.insert(found[k].1);
+                                }
+                            }
+                        }
+                    }
+                }
+                let (s, e) = at.leap_index[r as usize];
+                for la in &at.leaps[s as usize..e as usize] {
+                    if la.lame_len != 0 && la.types & self.type_bit(la.from, pl.army) != 0 {
+                        for &c in &t.cells[la.lame_start as usize..][..la.lame_len as usize] {
+                            leave.insert(c);
                         }
                     }
                 }
             }
         }
-        pins
-    }
-
-    /// Does any enemy of `army` have a hopper or lame leaper? Then any move
-    /// may open or close a line, and every move gets the full test.
-    fn enemies_can_be_unblocked(&self, army: u8) -> bool {
-        let v = &*self.variant;
-        v.players.iter().enumerate().any(|(p, pl)| {
-            v.hostile(pl.army, army) && self.variant.tables.attacks[p].tricky
-        })
+        (leave, enter)
     }
 
     /// After the mover's move: is one of its royal pieces attacked, or is a
@@ -314,54 +355,60 @@ impl Position {
         }
     }
 
-    /// Does a royal slide from `from` to `to` pass over an attacked cell
-    /// (judged with the royal piece lifted from `from`)?
-    fn passes_attacked_cell(&mut self, from: Cell, to: Cell, army: u8) -> bool {
-        let g = &self.variant.geometry;
-        let df = g.file_of(to) as i32 - g.file_of(from) as i32;
-        let dr = g.rank_of(to) as i32 - g.rank_of(from) as i32;
-        let n = df.abs().max(dr.abs());
-        if n < 2 || !(df == 0 || dr == 0 || df.abs() == dr.abs()) {
-            return false;
+    /// Is a move of the lone royal piece from `from` to `to` safe: the
+    /// destination not attacked and, under `no_passing_attacked`, no cell
+    /// it slides over attacked, all judged with the piece lifted from
+    /// `from`? Attack tests read only the board array, so lifting the piece
+    /// there is enough.
+    fn royal_step_safe(&mut self, from: Cell, to: Cell, army: u8, passing: bool) -> bool {
+        let code = std::mem::replace(&mut self.board[from as usize], 0);
+        let mut safe = !self.attacked_by_enemies(to, army);
+        if safe && passing {
+            let g = &self.variant.geometry;
+            let df = g.file_of(to) as i32 - g.file_of(from) as i32;
+            let dr = g.rank_of(to) as i32 - g.rank_of(from) as i32;
+            let n = df.abs().max(dr.abs());
+            if df == 0 || dr == 0 || df.abs() == dr.abs() {
+                let (sf, sr) = (df.signum(), dr.signum());
+                safe = (1..n)
+                    .filter_map(|k| g.offset(from, sf * k, sr * k))
+                    .all(|c| !self.attacked_by_enemies(c, army));
+            }
         }
-        let (sf, sr) = (df.signum(), dr.signum());
-        let variant = self.variant.clone();
-        let code = self.take(from);
-        let hit = (1..n)
-            .filter_map(|k| variant.geometry.offset(from, sf * k, sr * k))
-            .any(|c| self.attacked_by_enemies(c, army));
-        self.put(from, code);
-        hit
+        self.board[from as usize] = code;
+        safe
     }
 
     /// Removes the moves that break the royalty rule.
     pub(crate) fn filter_legal(&mut self, list: &mut MoveList) {
-        let Some(royal) = self.variant.rules.royal.clone() else {
+        let Some(royal) = &self.variant.rules.royal else {
             return;
         };
+        let passing = royal.no_passing_attacked;
         let army = self.army_to_move();
         let Some(royals) = self.royal_cells(army) else {
             list.clear();
             return;
         };
-        let in_check = royals.iter().any(|c| self.attacked_by_enemies(c, army));
-        let fast = !in_check && !self.enemies_can_be_unblocked(army);
-        let pins = if fast {
-            self.pin_candidates(army, royals)
+        let fast = !royals.iter().any(|c| self.attacked_by_enemies(c, army));
+        let (leave, enter) = if fast {
+            self.exposure_cells(army, royals)
         } else {
-            CellSet::EMPTY
+            (CellSet::EMPTY, CellSet::EMPTY)
         };
+        let lone_royal = royals.len() == 1;
         list.retain(|m| {
-            let royal_moves = royals.contains(m.from);
-            if fast
-                && !royal_moves
-                && !pins.contains(m.from)
-                && matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
-            {
+            let simple = matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep);
+            let quiet_path = fast && simple && !leave.contains(m.from) && !enter.contains(m.to);
+            if royals.contains(m.from) {
+                if simple && (lone_royal || quiet_path) {
+                    return self.royal_step_safe(m.from, m.to, army, passing);
+                }
+                if passing && !self.royal_step_safe(m.from, m.to, army, true) {
+                    return false;
+                }
+            } else if quiet_path {
                 return true;
-            }
-            if royal_moves && royal.no_passing_attacked && self.passes_attacked_cell(m.from, m.to, army) {
-                return false;
             }
             self.make(m);
             let exposed = self.royal_exposed(army);

@@ -3,6 +3,7 @@
 
 use crate::geometry::Cell;
 use crate::variant::PieceType;
+use std::mem::MaybeUninit;
 
 /// What kind of move, for the parts of `make` that are not "lift, capture,
 /// drop".
@@ -42,9 +43,10 @@ impl Move {
 /// games can have (a Caïssa Britannia middle game has about 150).
 pub const MAX_MOVES: usize = 1024;
 
-/// A list of moves on the stack.
+/// A list of moves on the stack. Its storage is left uninitialised: making
+/// one costs nothing, which matters when perft makes one per node.
 pub struct MoveList {
-    moves: [Move; MAX_MOVES],
+    moves: [MaybeUninit<Move>; MAX_MOVES],
     len: usize,
 }
 
@@ -57,16 +59,18 @@ impl Default for MoveList {
 impl MoveList {
     pub fn new() -> MoveList {
         MoveList {
-            moves: [Move::new(0, 0); MAX_MOVES],
+            // SAFETY: an array of `MaybeUninit` needs no initialisation.
+            moves: unsafe { MaybeUninit::<[MaybeUninit<Move>; MAX_MOVES]>::uninit().assume_init() },
             len: 0,
         }
     }
     #[inline]
     pub fn push(&mut self, m: Move) {
-        // Silently dropping moves would make the engine wrong; a position
-        // with this many moves cannot arise in the supported games.
+        // A position with this many moves cannot arise in the supported
+        // games (the most mobile has under 300); stop rather than overflow.
+        debug_assert!(self.len < MAX_MOVES, "move list overflow");
         if self.len < MAX_MOVES {
-            self.moves[self.len] = m;
+            self.moves[self.len] = MaybeUninit::new(m);
             self.len += 1;
         }
     }
@@ -88,7 +92,9 @@ impl MoveList {
     }
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        // SAFETY: the first `len` entries were written by `push`, and
+        // `MaybeUninit<Move>` has the layout of `Move`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
     }
     #[inline]
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
@@ -98,9 +104,9 @@ impl MoveList {
     pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
         let mut j = 0;
         for i in 0..self.len {
-            let m = self.moves[i];
+            let m = self.as_slice()[i];
             if keep(m) {
-                self.moves[j] = m;
+                self.moves[j] = MaybeUninit::new(m);
                 j += 1;
             }
         }

@@ -245,8 +245,6 @@ impl Position {
     /// Plays a move without checking it. The move must come from this
     /// position's move generator; [`Position::play`] is the checked form.
     pub fn make(&mut self, mv: Move) {
-        let variant = self.variant.clone();
-        let v = &*variant;
         let (from, to) = (mv.from, mv.to);
         let moved = self.board[from as usize];
         let capture_cell = match mv.kind {
@@ -276,11 +274,11 @@ impl Position {
         let mut ep = None;
         match mv.kind {
             MoveKind::Castle(i) => {
-                let c = &v.rules.castling[i as usize];
-                let rook = self.take(c.rook);
-                let king = self.take(c.king);
-                self.put(c.king_to, king);
-                self.put(c.rook_to, rook);
+                let (king, rook, king_to, rook_to) = self.variant.castling_cells(i);
+                let rook_code = self.take(rook);
+                let king_code = self.take(king);
+                self.put(king_to, king_code);
+                self.put(rook_to, rook_code);
             }
             _ => {
                 self.take(from);
@@ -298,20 +296,18 @@ impl Position {
                 }
             }
         }
-        self.set_ep(ep);
+        if ep.is_some() || self.ep.is_some() {
+            self.set_ep(ep);
+        }
 
         // Castling rights die when their king's or rook's cell is touched.
         if self.castling != 0 {
-            let mut rights = self.castling;
-            for (i, c) in v.rules.castling.iter().enumerate() {
-                if [c.king, c.rook].iter().any(|&x| x == from || x == to || x == capture_cell) {
-                    rights &= !(1 << i);
-                }
-            }
-            self.set_castling(rights);
+            let m = &self.variant.castling_mask;
+            let keep = m[from as usize] & m[to as usize] & m[capture_cell as usize];
+            self.set_castling(self.castling & keep);
         }
 
-        let pawn = v.pieces[kind_of(moved) as usize].pawn;
+        let pawn = self.variant.pawn_types >> kind_of(moved) & 1 != 0;
         self.halfmove = if captured != 0 || pawn { 0 } else { self.halfmove + 1 };
         let next = self.next_player(self.to_move);
         if next <= self.to_move {
@@ -325,14 +321,13 @@ impl Position {
         let Some(u) = self.history.pop() else {
             return;
         };
-        let v = self.variant.clone();
         match u.mv.kind {
             MoveKind::Castle(i) => {
-                let c = &v.rules.castling[i as usize];
-                let rook = self.take(c.rook_to);
-                let king = self.take(c.king_to);
-                self.put(c.king, king);
-                self.put(c.rook, rook);
+                let (king, rook, king_to, rook_to) = self.variant.castling_cells(i);
+                let rook_code = self.take(rook_to);
+                let king_code = self.take(king_to);
+                self.put(king, king_code);
+                self.put(rook, rook_code);
             }
             _ => {
                 self.take(u.mv.to);

@@ -135,6 +135,10 @@ pub struct Variant {
     pub initial_counts: [[u8; MAX_TYPES]; MAX_ARMIES],
     /// Per army: bit set of the armies it may capture.
     pub enemies: [u8; MAX_ARMIES],
+    /// Per cell: the castling rights that survive a move touching it.
+    pub(crate) castling_mask: Vec<u16>,
+    /// Types whose moves reset the no-progress counter.
+    pub(crate) pawn_types: TypeMask,
     pub(crate) tables: Tables,
 }
 
@@ -218,6 +222,13 @@ impl Variant {
     /// Number of players.
     pub fn player_count(&self) -> usize {
         self.players.len()
+    }
+
+    /// King from, rook from, king to, rook to of castling `i`.
+    #[inline]
+    pub(crate) fn castling_cells(&self, i: u8) -> (Cell, Cell, Cell, Cell) {
+        let c = &self.rules.castling[i as usize];
+        (c.king, c.rook, c.king_to, c.rook_to)
     }
 }
 
@@ -497,6 +508,16 @@ impl Compiler {
         for (a, e) in enemies.iter_mut().enumerate().take(armies.len()) {
             *e = ((1u8 << armies.len()) - 1) & !(1 << a);
         }
+        let mut castling_mask = vec![u16::MAX; geometry.size()];
+        for (i, c) in rules.castling.iter().enumerate() {
+            castling_mask[c.king as usize] &= !(1 << i);
+            castling_mask[c.rook as usize] &= !(1 << i);
+        }
+        let pawn_types = pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.pawn)
+            .fold(0, |m, (i, _)| m | 1 << i);
         let tables = Tables::build(&geometry, &players, &pieces)
             .map_err(|m| VariantError::at("pieces", m))?;
         let mut variant = Variant {
@@ -512,6 +533,8 @@ impl Compiler {
             setup: def.setup.trim().to_string(),
             initial_counts: [[0; MAX_TYPES]; MAX_ARMIES],
             enemies,
+            castling_mask,
+            pawn_types,
             tables,
         };
         // The setup must parse; its piece counts feed liberation.
