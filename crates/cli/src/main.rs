@@ -11,7 +11,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(Parser)]
-#[command(name = "quadrille", version, about = "Chess variants for two to four players")]
+#[command(
+    name = "quadrille",
+    version,
+    about = "Chess variants for two to four players"
+)]
 struct Cli {
     /// Load the variant from a definition file instead of the embedded ones.
     #[arg(long, global = true, value_name = "PATH")]
@@ -124,7 +128,12 @@ fn run(cli: Cli) -> Result<(), String> {
             depth,
             position,
             divide,
-        } => perft(&load_variant(&variant, file)?, depth, position.as_deref(), divide),
+        } => perft(
+            &load_variant(&variant, file)?,
+            depth,
+            position.as_deref(),
+            divide,
+        ),
         Command::Play {
             variant,
             random,
@@ -136,7 +145,10 @@ fn run(cli: Cli) -> Result<(), String> {
             play::run(p, &random, seed)
         }
         Command::Bench { shallower } => {
-            println!("{:<18} {:>5} {:>14} {:>9} {:>14}", "variant", "depth", "nodes", "seconds", "nodes/s");
+            println!(
+                "{:<18} {:>5} {:>14} {:>9} {:>14}",
+                "variant", "depth", "nodes", "seconds", "nodes/s"
+            );
             for name in embedded::names() {
                 let v = embedded::variant(name).map_err(|e| e.to_string())?;
                 let depth = bench_depth(&v).saturating_sub(shallower).max(1);

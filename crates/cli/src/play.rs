@@ -4,7 +4,8 @@ use crate::board;
 use quadrille_engine::Position;
 use std::io::{self, BufRead, Write};
 
-const HELP: &str = "Enter a move like e2e4 (promotion: e7e8q). Commands: moves, undo, fen, help, quit.";
+const HELP: &str =
+    "Enter a move like e2e4 (promotion: e7e8q). Commands: moves, undo, fen, help, quit.";
 
 pub fn run(mut p: Position, random: &[char], seed: Option<u64>) -> Result<(), String> {
     let v = p.variant().clone();
@@ -20,7 +21,12 @@ pub fn run(mut p: Position, random: &[char], seed: Option<u64>) -> Result<(), St
     loop {
         print!("\n{}", board::draw(&p));
         if let Some(o) = p.outcome() {
-            let names = |ps: &[usize]| ps.iter().map(|&i| v.players[i].name.clone()).collect::<Vec<_>>().join(", ");
+            let names = |ps: &[usize]| {
+                ps.iter()
+                    .map(|&i| v.players[i].name.clone())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
             if o.is_draw() {
                 println!("Game over: draw ({:?}).", o.reason);
             } else {

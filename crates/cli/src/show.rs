@@ -16,7 +16,10 @@ pub fn describe(v: &Arc<Variant>) -> String {
     );
     s += "Players in turn order:";
     for p in &v.players {
-        s += &format!(" {} [{}, army {}, forward {:?}]", p.name, p.tag, v.armies[p.army as usize].name, p.forward);
+        s += &format!(
+            " {} [{}, army {}, forward {:?}]",
+            p.name, p.tag, v.armies[p.army as usize].name, p.forward
+        );
     }
     s += "\n\nSetup:\n";
     s += &board::draw(&v.start());
@@ -51,7 +54,11 @@ pub fn describe(v: &Arc<Variant>) -> String {
     }
     if let Some(d) = &r.double_step {
         s += &format!("  double step for {}", letters(d.pieces));
-        s += if r.en_passant { ", with en passant\n" } else { "\n" };
+        s += if r.en_passant {
+            ", with en passant\n"
+        } else {
+            "\n"
+        };
     }
     for c in &r.castling {
         s += &format!(
@@ -66,8 +73,16 @@ pub fn describe(v: &Arc<Variant>) -> String {
     }
     if let Some(p) = &r.promotion {
         for (i, pl) in v.players.iter().enumerate() {
-            let choices: String = p.choices[i].iter().map(|&t| v.pieces[t as usize].letter).collect();
-            s += &format!("  {} promotes {} to {}", pl.name, letters(p.pieces), choices);
+            let choices: String = p.choices[i]
+                .iter()
+                .map(|&t| v.pieces[t as usize].letter)
+                .collect();
+            s += &format!(
+                "  {} promotes {} to {}",
+                pl.name,
+                letters(p.pieces),
+                choices
+            );
             if p.liberate {
                 s += &format!(" or a captured type (not {})", letters(p.liberate_exclude));
             }
@@ -79,7 +94,11 @@ pub fn describe(v: &Arc<Variant>) -> String {
         r.stalemate,
         r.repetition,
         r.no_progress_moves,
-        if r.bare_royals_draw { "; bare royals draw" } else { "" }
+        if r.bare_royals_draw {
+            "; bare royals draw"
+        } else {
+            ""
+        }
     );
     s
 }

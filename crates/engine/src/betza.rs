@@ -240,10 +240,15 @@ pub fn parse(betza: &str) -> Result<Vec<Atom>, BetzaError> {
                     let orthogonal = short == 0;
                     let vectors: Vec<(i32, i32)> = symmetric(long, short)
                         .into_iter()
-                        .filter(|&v| dirs.is_empty() || dirs.iter().any(|d| selects(d, v, orthogonal)))
+                        .filter(|&v| {
+                            dirs.is_empty() || dirs.iter().any(|d| selects(d, v, orthogonal))
+                        })
                         .collect();
                     if vectors.is_empty() {
-                        return Err(err(at, format!("the direction modifiers leave `{c}` no move")));
+                        return Err(err(
+                            at,
+                            format!("the direction modifiers leave `{c}` no move"),
+                        ));
                     }
                     let lame_paths = if lame {
                         let paths: Option<Vec<_>> =
@@ -282,6 +287,59 @@ pub fn parse(betza: &str) -> Result<Vec<Atom>, BetzaError> {
         return Err(err(0, "no move atoms".into()));
     }
     Ok(atoms)
+}
+
+/// Describes compiled atoms in words, one phrase per atom, e.g. "moves or
+/// captures: slides orthogonally, forward".
+pub fn describe(atoms: &[Atom]) -> Vec<String> {
+    atoms
+        .iter()
+        .map(|a| {
+            let mode = match (a.modes.quiet, a.modes.capture) {
+                (true, true) => "moves or captures",
+                (true, false) => "moves (no capture)",
+                _ => "captures only",
+            };
+            let (x, y) = a.vectors[0];
+            let (long, short) = (x.abs().max(y.abs()), x.abs().min(y.abs()));
+            let shape = match (long, short) {
+                (1, 0) => "orthogonally".to_string(),
+                (1, 1) => "diagonally".to_string(),
+                (l, 0) => format!("{l} cells orthogonally"),
+                (l, s) if l == s => format!("{l} cells diagonally"),
+                (l, s) => format!("as a ({l},{s}) leaper"),
+            };
+            let reach = match a.reach {
+                Reach::Leap if a.lame.is_some() => {
+                    format!("leaps {shape} unless blocked on the way")
+                }
+                Reach::Leap if long == 1 => format!("steps {shape}"),
+                Reach::Leap => format!("jumps {shape}"),
+                Reach::Ride { max: 0 } if long == 1 => format!("slides {shape}"),
+                Reach::Ride { max: 0 } => {
+                    format!("rides {shape}, repeatedly over empty landing cells")
+                }
+                Reach::Ride { max } => format!("slides {shape} up to {max} steps"),
+                Reach::Hop => format!("hops {shape} over exactly one piece"),
+            };
+            let n = symmetric(long, short).len();
+            let dirs = if a.vectors.len() == n {
+                String::new()
+            } else {
+                let f = a.vectors.iter().all(|v| v.1 > 0);
+                let b = a.vectors.iter().all(|v| v.1 < 0);
+                let which = if f {
+                    "forward"
+                } else if b {
+                    "backward"
+                } else {
+                    "in some directions"
+                };
+                format!(", {which} ({} of {n} directions)", a.vectors.len())
+            };
+            format!("{mode}: {reach}{dirs}")
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -342,53 +400,4 @@ mod tests {
         assert!(parse("nC").is_err());
         assert!(parse("W0").is_err());
     }
-}
-
-/// Describes compiled atoms in words, one phrase per atom, e.g. "moves or
-/// captures: slides orthogonally, forward".
-pub fn describe(atoms: &[Atom]) -> Vec<String> {
-    atoms
-        .iter()
-        .map(|a| {
-            let mode = match (a.modes.quiet, a.modes.capture) {
-                (true, true) => "moves or captures",
-                (true, false) => "moves (no capture)",
-                _ => "captures only",
-            };
-            let (x, y) = a.vectors[0];
-            let (long, short) = (x.abs().max(y.abs()), x.abs().min(y.abs()));
-            let shape = match (long, short) {
-                (1, 0) => "orthogonally".to_string(),
-                (1, 1) => "diagonally".to_string(),
-                (l, 0) => format!("{l} cells orthogonally"),
-                (l, s) if l == s => format!("{l} cells diagonally"),
-                (l, s) => format!("as a ({l},{s}) leaper"),
-            };
-            let reach = match a.reach {
-                Reach::Leap if a.lame.is_some() => format!("leaps {shape} unless blocked on the way"),
-                Reach::Leap if long == 1 => format!("steps {shape}"),
-                Reach::Leap => format!("jumps {shape}"),
-                Reach::Ride { max: 0 } if long == 1 => format!("slides {shape}"),
-                Reach::Ride { max: 0 } => format!("rides {shape}, repeatedly over empty landing cells"),
-                Reach::Ride { max } => format!("slides {shape} up to {max} steps"),
-                Reach::Hop => format!("hops {shape} over exactly one piece"),
-            };
-            let n = symmetric(long, short).len();
-            let dirs = if a.vectors.len() == n {
-                String::new()
-            } else {
-                let f = a.vectors.iter().all(|v| v.1 > 0);
-                let b = a.vectors.iter().all(|v| v.1 < 0);
-                let which = if f {
-                    "forward"
-                } else if b {
-                    "backward"
-                } else {
-                    "in some directions"
-                };
-                format!(", {which} ({} of {n} directions)", a.vectors.len())
-            };
-            format!("{mode}: {reach}{dirs}")
-        })
-        .collect()
 }

@@ -11,7 +11,7 @@
 
 use crate::geometry::Cell;
 use crate::position::{army_of, kind_of, Piece, Position};
-use crate::variant::Variant;
+use crate::variant::{PieceType, Variant};
 use std::fmt;
 use std::sync::Arc;
 
@@ -43,7 +43,10 @@ impl Position {
     pub fn from_string(variant: Arc<Variant>, s: &str) -> Result<Position, PositionError> {
         let fields: Vec<&str> = s.split_whitespace().collect();
         if fields.len() < 2 {
-            return Err(err("string", "needs at least the board and the player to move"));
+            return Err(err(
+                "string",
+                "needs at least the board and the player to move",
+            ));
         }
         let mut pos = Position::empty(variant.clone());
         let v = &*variant;
@@ -97,18 +100,20 @@ impl Position {
                         return Err(err(field(), format!("`{ch}` is not a piece")));
                     }
                 } else {
-                    let a = v.armies.iter().position(|a| a.tag == ch).ok_or_else(|| {
-                        err(field(), format!("`{ch}` is not an army tag"))
-                    })?;
+                    let a = v
+                        .armies
+                        .iter()
+                        .position(|a| a.tag == ch)
+                        .ok_or_else(|| err(field(), format!("`{ch}` is not an army tag")))?;
                     j += 1;
                     let l = chars.get(j).copied().ok_or_else(|| {
                         err(field(), format!("army tag `{ch}` without a piece letter"))
                     })?;
                     (a as u8, l)
                 };
-                let kind = v
-                    .piece_by_letter(letter)
-                    .ok_or_else(|| err(field(), format!("`{letter}` is not a piece of {}", v.name)))?;
+                let kind = v.piece_by_letter(letter).ok_or_else(|| {
+                    err(field(), format!("`{letter}` is not a piece of {}", v.name))
+                })?;
                 let Some(&c) = cells.get(k) else {
                     return Err(err(field(), format!("more than {} cells", cells.len())));
                 };
@@ -117,7 +122,10 @@ impl Position {
                 j += 1;
             }
             if k != cells.len() {
-                return Err(err(field(), format!("{k} cells given, the rank has {}", cells.len())));
+                return Err(err(
+                    field(),
+                    format!("{k} cells given, the rank has {}", cells.len()),
+                ));
             }
         }
 
@@ -158,14 +166,26 @@ impl Position {
                     .castling
                     .iter()
                     .position(|c| c.symbol == ch)
-                    .ok_or_else(|| err("castling", format!("`{ch}` is not a castling of {}", v.name)))?;
+                    .ok_or_else(|| {
+                        err(
+                            "castling",
+                            format!("`{ch}` is not a castling of {}", v.name),
+                        )
+                    })?;
                 let c = &v.rules.castling[i];
                 let king = pos.board[c.king as usize];
                 let rook = pos.board[c.rook as usize];
-                if king == 0 || rook == 0 || army_of(king) != c.army || army_of(rook) != c.army {
+                let is = |code: u8, t: Option<PieceType>| {
+                    code != 0 && army_of(code) == c.army && t.is_none_or(|t| kind_of(code) == t)
+                };
+                if !is(king, c.pieces.map(|p| p.0)) || !is(rook, c.pieces.map(|p| p.1)) {
                     return Err(err(
                         "castling",
-                        format!("`{ch}` needs the king on {} and the rook on {}", g.name(c.king), g.name(c.rook)),
+                        format!(
+                            "`{ch}` needs the king on {} and the rook on {}",
+                            g.name(c.king),
+                            g.name(c.rook)
+                        ),
                     ));
                 }
                 pos.castling |= 1 << i;
@@ -178,9 +198,9 @@ impl Position {
             let target = g
                 .parse_cell(ep)
                 .ok_or_else(|| err("en passant", format!("`{ep}` is not a cell")))?;
-            let victim = pos.ep_victim(target).ok_or_else(|| {
-                err("en passant", format!("no pawn that just stepped past {ep}"))
-            })?;
+            let victim = pos
+                .ep_victim(target)
+                .ok_or_else(|| err("en passant", format!("no pawn that just stepped past {ep}")))?;
             pos.ep = Some((target, victim));
         }
 
@@ -191,11 +211,10 @@ impl Position {
                 .map_err(|_| err("halfmove clock", format!("`{h}` is not a number")))?;
         }
         if let Some(f) = rest.get(3) {
-            pos.fullmove = f
-                .parse()
-                .ok()
-                .filter(|&n: &u32| n >= 1)
-                .ok_or_else(|| err("fullmove number", format!("`{f}` is not a number from 1")))?;
+            pos.fullmove =
+                f.parse().ok().filter(|&n: &u32| n >= 1).ok_or_else(|| {
+                    err("fullmove number", format!("`{f}` is not a number from 1"))
+                })?;
         }
         if rest.len() > 4 {
             return Err(err("string", format!("unexpected field `{}`", rest[4])));
@@ -220,7 +239,8 @@ impl Position {
         let (dx, dy) = pl.forward.rotate((0, 1));
         let victim = v.geometry.offset(target, dx, dy)?;
         let code = self.board[victim as usize];
-        (code != 0 && army_of(code) == pl.army && ds.pieces >> kind_of(code) & 1 != 0).then_some(victim)
+        (code != 0 && army_of(code) == pl.army && ds.pieces >> kind_of(code) & 1 != 0)
+            .then_some(victim)
     }
 
     /// Writes the position string.
@@ -244,7 +264,11 @@ impl Position {
                         }
                         let letter = v.pieces[p.kind as usize].letter;
                         if v.armies.len() <= 2 {
-                            s.push(if p.army == 0 { letter } else { letter.to_ascii_lowercase() });
+                            s.push(if p.army == 0 {
+                                letter
+                            } else {
+                                letter.to_ascii_lowercase()
+                            });
                         } else {
                             s.push(v.armies[p.army as usize].tag);
                             s.push(letter);

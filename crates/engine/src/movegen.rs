@@ -6,7 +6,16 @@ use crate::geometry::{Cell, CellSet};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{army_of, kind_of, Position};
 use crate::tables::Travel;
-use crate::variant::{PieceType, TypeMask};
+use crate::variant::{Attackers, PieceType, TypeMask};
+
+/// What `push_special` needs to know about the piece being moved.
+struct PushSite {
+    player: usize,
+    home_rule: bool,
+    kind: PieceType,
+    from: Cell,
+    choices: TypeMask,
+}
 
 impl Position {
     /// Type bit of the piece on `c` if it belongs to `army`, else 0.
@@ -58,7 +67,11 @@ impl Position {
                 continue;
             }
             let bit = self.type_bit(ray[i], army);
-            if bit & l.slide != 0 || l.limited.iter().any(|&(m, r)| bit & m != 0 && i < r as usize) {
+            if bit & l.slide != 0
+                || l.limited
+                    .iter()
+                    .any(|&(m, r)| bit & m != 0 && i < r as usize)
+            {
                 return true;
             }
             if l.hop != 0 {
@@ -106,15 +119,20 @@ impl Position {
     /// Is any royal piece of the army to move attacked?
     pub fn in_check(&self) -> bool {
         let army = self.army_to_move();
-        self.royal_cells(army)
-            .is_some_and(|r| r.iter().any(|c| self.attacked_by_enemies(c, army)))
+        let attackers = self.royal_attackers();
+        self.variant.rules.royal.is_some()
+            && self
+                .royal_cells(army)
+                .is_some_and(|r| r.iter().any(|c| self.attacked_by_set(c, attackers)))
     }
 
     /// Types the army to move may promote to now: the fixed choices plus,
     /// under liberation, types it has fewer of than at the start.
     pub fn promotion_choices(&self) -> Vec<PieceType> {
         let mask = self.promotion_mask();
-        (0..self.variant.pieces.len() as u8).filter(|t| mask >> t & 1 != 0).collect()
+        (0..self.variant.pieces.len() as u8)
+            .filter(|t| mask >> t & 1 != 0)
+            .collect()
     }
 
     fn promotion_mask(&self) -> TypeMask {
@@ -136,10 +154,159 @@ impl Position {
         mask
     }
 
+    /// Pushes a move subject to the path rules, with its promotions.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn push_special(
+        &self,
+        list: &mut MoveList,
+        site: &PushSite,
+        to: Cell,
+        kind: MoveKind,
+        passed: &[Cell],
+        slides: bool,
+        capture: bool,
+    ) {
+        let from = site.from;
+        if self.variant.rules.paths.active
+            && !self.path_allowed(
+                site.player,
+                site.home_rule,
+                site.kind,
+                from,
+                passed,
+                to,
+                slides,
+                capture,
+            )
+        {
+            return;
+        }
+        let (promote, optional) = match &self.variant.rules.promotion {
+            Some(p) if p.pieces >> site.kind & 1 != 0 => (
+                p.zone[site.player].contains(to),
+                p.optional_zone[site.player].contains(to),
+            ),
+            _ => (false, false),
+        };
+        if promote || optional {
+            let mut m = site.choices;
+            while m != 0 {
+                list.push(Move {
+                    from,
+                    to,
+                    promotion: Some(m.trailing_zeros() as PieceType),
+                    kind,
+                });
+                m &= m - 1;
+            }
+        }
+        if !promote {
+            list.push(Move {
+                from,
+                to,
+                promotion: None,
+                kind,
+            });
+        }
+    }
+
+    /// Is another player of the same army still in the game?
+    pub(crate) fn teammate_in(&self, player: usize) -> bool {
+        let army = self.variant.players[player].army;
+        self.players_in()
+            .any(|p| p != player && self.variant.players[p].army == army)
+    }
+
+    /// The path rules of the variant: may `player` move a piece of type
+    /// `kind` from `from` over `passed` to `to`?
+    #[allow(clippy::too_many_arguments)]
+    fn path_allowed(
+        &self,
+        player: usize,
+        home_rule: bool,
+        kind: PieceType,
+        from: Cell,
+        passed: &[Cell],
+        to: Cell,
+        slides: bool,
+        capture: bool,
+    ) -> bool {
+        let v = &*self.variant;
+        let r = &v.rules.paths;
+        let home = &v.players[player].home;
+        if home_rule && !home.contains(from) && !home.contains(to) {
+            return false;
+        }
+        let touches = |s: &CellSet| {
+            s.contains(from) || s.contains(to) || passed.iter().any(|&c| s.contains(c))
+        };
+        for b in &r.boundaries {
+            if touches(&b.sides[0]) && touches(&b.sides[1]) {
+                let inside = |side: &CellSet| touches(&side.intersection(&b.require));
+                if !(inside(&b.sides[0]) && inside(&b.sides[1])) {
+                    return false;
+                }
+            }
+        }
+        if let Some(c) = &r.camps {
+            let camp_of = |x: Cell| c.camps.iter().position(|s| s.contains(x));
+            if let (Some(a), Some(b)) = (camp_of(from), camp_of(to)) {
+                if a != b && !(slides && passed.iter().any(|&x| c.via.contains(x))) {
+                    return false;
+                }
+            }
+        }
+        if capture
+            && r.no_capture_into
+                .iter()
+                .any(|n| n.pieces >> kind & 1 != 0 && n.cells[player].contains(to))
+        {
+            return false;
+        }
+        !r.confine
+            .iter()
+            .any(|c| c.pieces >> kind & 1 != 0 && !c.cells[player].contains(to))
+    }
+
+    /// The players who threaten the royal pieces of the player to move.
+    pub(crate) fn royal_attackers(&self) -> u8 {
+        let v = &*self.variant;
+        let hostile = v.hostile_players[self.army_to_move() as usize] & !self.out;
+        match v.rules.royal.as_ref().map(|r| r.attackers) {
+            Some(Attackers::Next) => hostile & 1 << self.next_player(self.to_move),
+            _ => hostile,
+        }
+    }
+
+    /// Is `cell` attacked by any player in the bit set?
+    #[inline]
+    fn attacked_by_set(&self, cell: Cell, players: u8) -> bool {
+        let mut m = players;
+        while m != 0 {
+            let p = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if self.is_attacked_by(cell, p) {
+                return true;
+            }
+        }
+        false
+    }
+
     /// All pseudo-legal moves of the player to move: what the pieces' rays,
     /// double steps, en passant, castling and promotion allow, before the
     /// royalty test.
     pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
+        if self.variant.rules.paths.active {
+            self.generate::<true>(list)
+        } else {
+            self.generate::<false>(list)
+        }
+    }
+
+    /// `pseudo_legal_moves`, compiled once with the path rules and once
+    /// without, so that games without them pay nothing for them.
+    fn generate<const PATHS: bool>(&self, list: &mut MoveList) {
         let v = &*self.variant;
         let t = &v.tables;
         let player = self.to_move as usize;
@@ -147,44 +314,59 @@ impl Position {
         let enemies = v.enemies[army as usize];
         let hostile = |code: u8| enemies >> army_of(code) & 1 != 0;
         let promotion = v.rules.promotion.as_ref();
-        let choices = if promotion.is_some() { self.promotion_mask() } else { 0 };
+        let choices = if promotion.is_some() {
+            self.promotion_mask()
+        } else {
+            0
+        };
         let ep = if v.rules.en_passant { self.ep } else { None };
         let ds = v.rules.double_step.as_ref();
         let ep_types = ds.map_or(0, |d| d.pieces);
+        let home_rule = v.rules.paths.home_moves && self.teammate_in(player);
 
         for from in self.army_cells[army as usize].iter() {
+            let first = list.len();
             let kind = kind_of(self.board[from as usize]);
             let o = t.orientation[player][from as usize];
-            let zone = match promotion {
-                Some(p) if p.pieces >> kind & 1 != 0 => Some(&p.zone[player]),
-                _ => None,
+            let promoting = match promotion {
+                Some(p) if p.pieces >> kind & 1 != 0 => &p.any_zone[player],
+                _ => &CellSet::EMPTY,
             };
-            let push = |list: &mut MoveList, to: Cell, kind: MoveKind| match zone {
-                Some(z) if z.contains(to) => {
-                    let mut m = choices;
-                    while m != 0 {
-                        list.push(Move {
-                            from,
-                            to,
-                            promotion: Some(m.trailing_zeros() as PieceType),
-                            kind,
-                        });
-                        m &= m - 1;
-                    }
+            // Path rules and promotion are the rare case: keep the common
+            // push small enough to inline.
+            let site = PushSite {
+                player,
+                home_rule,
+                kind,
+                from,
+                choices,
+            };
+            // `passed`: the cells a slide or hop crosses before `to`.
+            let push = |list: &mut MoveList,
+                        to: Cell,
+                        mk: MoveKind,
+                        passed: &[Cell],
+                        slides: bool,
+                        capture: bool| {
+                if PATHS || promoting.contains(to) {
+                    self.push_special(list, &site, to, mk, passed, slides, capture);
+                } else {
+                    list.push(Move {
+                        from,
+                        to,
+                        promotion: None,
+                        kind: mk,
+                    });
                 }
-                _ => list.push(Move {
-                    from,
-                    to,
-                    promotion: None,
-                    kind,
-                }),
             };
             for ray in t.piece_rays(kind, o, from) {
                 let cells = &t.cells[ray.start as usize..][..ray.len as usize];
                 match ray.travel {
                     Travel::Leap => {
                         if ray.lame_len != 0
-                            && !self.all_empty(&t.cells[ray.lame_start as usize..][..ray.lame_len as usize])
+                            && !self.all_empty(
+                                &t.cells[ray.lame_start as usize..][..ray.lame_len as usize],
+                            )
                         {
                             continue;
                         }
@@ -192,27 +374,29 @@ impl Position {
                         let target = self.board[to as usize];
                         if target == 0 {
                             if ray.quiet {
-                                push(list, to, MoveKind::Normal);
+                                push(list, to, MoveKind::Normal, &[], false, false);
                             } else if ray.capture
                                 && ep_types >> kind & 1 != 0
-                                && ep.is_some_and(|(e, victim)| e == to && hostile(self.board[victim as usize]))
+                                && ep.is_some_and(|(e, victim)| {
+                                    e == to && hostile(self.board[victim as usize])
+                                })
                             {
-                                push(list, to, MoveKind::EnPassant);
+                                push(list, to, MoveKind::EnPassant, &[], false, true);
                             }
                         } else if ray.capture && hostile(target) {
-                            push(list, to, MoveKind::Normal);
+                            push(list, to, MoveKind::Normal, &[], false, true);
                         }
                     }
                     Travel::Slide => {
-                        for &to in cells {
+                        for (i, &to) in cells.iter().enumerate() {
                             let target = self.board[to as usize];
                             if target == 0 {
                                 if ray.quiet {
-                                    push(list, to, MoveKind::Normal);
+                                    push(list, to, MoveKind::Normal, &cells[..i], true, false);
                                 }
                             } else {
                                 if ray.capture && hostile(target) {
-                                    push(list, to, MoveKind::Normal);
+                                    push(list, to, MoveKind::Normal, &cells[..i], true, true);
                                 }
                                 break;
                             }
@@ -220,17 +404,17 @@ impl Position {
                     }
                     Travel::Hop => {
                         let mut screen = false;
-                        for &to in cells {
+                        for (i, &to) in cells.iter().enumerate() {
                             let target = self.board[to as usize];
                             if !screen {
                                 screen = target != 0;
                             } else if target == 0 {
                                 if ray.quiet {
-                                    push(list, to, MoveKind::Normal);
+                                    push(list, to, MoveKind::Normal, &cells[..i], true, false);
                                 }
                             } else {
                                 if ray.capture && hostile(target) {
-                                    push(list, to, MoveKind::Normal);
+                                    push(list, to, MoveKind::Normal, &cells[..i], true, true);
                                 }
                                 break;
                             }
@@ -245,7 +429,19 @@ impl Position {
                     if let Some(mid) = g.offset(from, dx, dy) {
                         if let Some(to) = g.offset(mid, dx, dy) {
                             if self.board[mid as usize] == 0 && self.board[to as usize] == 0 {
-                                push(list, to, MoveKind::DoubleStep);
+                                // A piece whose own moves include this step
+                                // (a `DD` pawn, say) already has the move:
+                                // make that one the double step, no twin.
+                                let own = list.as_mut_slice()[first..]
+                                    .iter_mut()
+                                    .filter(|m| m.to == to && m.kind == MoveKind::Normal)
+                                    .fold(false, |_, m| {
+                                        m.kind = MoveKind::DoubleStep;
+                                        true
+                                    });
+                                if !own {
+                                    push(list, to, MoveKind::DoubleStep, &[mid], true, false);
+                                }
                             }
                         }
                     }
@@ -257,13 +453,20 @@ impl Position {
             if self.castling >> i & 1 == 0 || c.army != army {
                 continue;
             }
-            if self.type_bit(c.king, army) == 0 || self.type_bit(c.rook, army) == 0 {
+            let Some((king, rook)) = c.pieces else {
+                continue;
+            };
+            if self.type_bit(c.king, army) != 1 << king || self.type_bit(c.rook, army) != 1 << rook
+            {
                 continue;
             }
             if c.must_be_empty.iter().any(|x| self.board[x as usize] != 0) {
                 continue;
             }
-            if c.king_path.iter().any(|&x| self.attacked_by_enemies(x, army)) {
+            if c.king_path
+                .iter()
+                .any(|&x| self.attacked_by_enemies(x, army))
+            {
                 continue;
             }
             list.push(Move {
@@ -281,12 +484,12 @@ impl Position {
     /// royal, the first two on a hopper's line, the blocker of a lame leap)
     /// and empty cells it must not enter without it (a new screen in front
     /// of a hopper). Every other ordinary move keeps the royals safe.
-    fn exposure_cells(&self, army: u8, royals: CellSet) -> (CellSet, CellSet) {
+    fn exposure_cells(&self, army: u8, royals: CellSet, attackers: u8) -> (CellSet, CellSet) {
         let v = &*self.variant;
         let t = &v.tables;
         let (mut leave, mut enter) = (CellSet::EMPTY, CellSet::EMPTY);
         for (p, pl) in v.players.iter().enumerate() {
-            if self.out >> p & 1 != 0 || !v.hostile(pl.army, army) {
+            if attackers >> p & 1 == 0 {
                 continue;
             }
             let at = &t.attacks[p];
@@ -306,11 +509,19 @@ impl Position {
                         }
                     }
                     let own = |k: usize| k < n && army_of(self.board[found[k].1 as usize]) == army;
-                    let enemy = |k: usize| if k < n { self.type_bit(found[k].1, pl.army) } else { 0 };
+                    let enemy = |k: usize| {
+                        if k < n {
+                            self.type_bit(found[k].1, pl.army)
+                        } else {
+                            0
+                        }
+                    };
                     // Own piece in front of an enemy slider: pinned.
                     let (d1, _) = found[1];
                     let slides = enemy(1) & l.slide != 0
-                        || l.limited.iter().any(|&(m, range)| enemy(1) & m != 0 && d1 < range as usize);
+                        || l.limited
+                            .iter()
+                            .any(|&(m, range)| enemy(1) & m != 0 && d1 < range as usize);
                     if own(0) && slides {
                         leave.insert(found[0].1);
                     }
@@ -325,9 +536,9 @@ impl Position {
                         // An enemy hopper third: moving either of the first
                         // two leaves exactly one screen.
                         if enemy(2) & l.hop != 0 {
-                            for k in 0..2 {
+                            for (k, &(_, c)) in found.iter().enumerate().take(2) {
                                 if own(k) {
-                                    leave.insert(found[k].1);
+                                    leave.insert(c);
                                 }
                             }
                         }
@@ -348,10 +559,10 @@ impl Position {
 
     /// After the mover's move: is one of its royal pieces attacked, or is a
     /// required type gone?
-    fn royal_exposed(&self, army: u8) -> bool {
+    fn royal_exposed(&self, army: u8, attackers: u8) -> bool {
         match self.royal_cells(army) {
             None => true,
-            Some(r) => r.iter().any(|c| self.attacked_by_enemies(c, army)),
+            Some(r) => r.iter().any(|c| self.attacked_by_set(c, attackers)),
         }
     }
 
@@ -360,9 +571,9 @@ impl Position {
     /// it slides over attacked, all judged with the piece lifted from
     /// `from`? Attack tests read only the board array, so lifting the piece
     /// there is enough.
-    fn royal_step_safe(&mut self, from: Cell, to: Cell, army: u8, passing: bool) -> bool {
+    fn royal_step_safe(&mut self, from: Cell, to: Cell, attackers: u8, passing: bool) -> bool {
         let code = std::mem::replace(&mut self.board[from as usize], 0);
-        let mut safe = !self.attacked_by_enemies(to, army);
+        let mut safe = !self.attacked_by_set(to, attackers);
         if safe && passing {
             let g = &self.variant.geometry;
             let df = g.file_of(to) as i32 - g.file_of(from) as i32;
@@ -372,15 +583,20 @@ impl Position {
                 let (sf, sr) = (df.signum(), dr.signum());
                 safe = (1..n)
                     .filter_map(|k| g.offset(from, sf * k, sr * k))
-                    .all(|c| !self.attacked_by_enemies(c, army));
+                    .all(|c| !self.attacked_by_set(c, attackers));
             }
         }
         self.board[from as usize] = code;
         safe
     }
 
-    /// Removes the moves that break the royalty rule.
+    /// Removes the moves that break the royalty rules: check (a royal
+    /// piece left attacked) and royal presence (no royal piece left in the
+    /// mover's home).
     pub(crate) fn filter_legal(&mut self, list: &mut MoveList) {
+        if let Some(types) = self.variant.rules.royal_presence {
+            self.filter_royal_presence(list, types);
+        }
         let Some(royal) = &self.variant.rules.royal else {
             return;
         };
@@ -390,9 +606,10 @@ impl Position {
             list.clear();
             return;
         };
-        let fast = !royals.iter().any(|c| self.attacked_by_enemies(c, army));
+        let attackers = self.royal_attackers();
+        let fast = !royals.iter().any(|c| self.attacked_by_set(c, attackers));
         let (leave, enter) = if fast {
-            self.exposure_cells(army, royals)
+            self.exposure_cells(army, royals, attackers)
         } else {
             (CellSet::EMPTY, CellSet::EMPTY)
         };
@@ -402,19 +619,57 @@ impl Position {
             let quiet_path = fast && simple && !leave.contains(m.from) && !enter.contains(m.to);
             if royals.contains(m.from) {
                 if simple && (lone_royal || quiet_path) {
-                    return self.royal_step_safe(m.from, m.to, army, passing);
+                    return self.royal_step_safe(m.from, m.to, attackers, passing);
                 }
-                if passing && !self.royal_step_safe(m.from, m.to, army, true) {
+                if passing && !self.royal_step_safe(m.from, m.to, attackers, true) {
                     return false;
                 }
             } else if quiet_path {
                 return true;
             }
             self.make(m);
-            let exposed = self.royal_exposed(army);
+            let exposed = self.royal_exposed(army, attackers);
             self.unmake();
             !exposed
         });
+    }
+
+    /// Keeps the moves after which a royal piece of the mover's army stands
+    /// in the mover's home. Own pieces are never captured, so counting the
+    /// royal pieces at home before the move decides it without playing it.
+    fn filter_royal_presence(&self, list: &mut MoveList, types: TypeMask) {
+        let player = self.to_move as usize;
+        let army = self.army_to_move() as usize;
+        let home = self.variant.players[player].home;
+        let mut at_home = 0;
+        for t in 0..self.variant.pieces.len() {
+            if types >> t & 1 != 0 {
+                at_home += self.type_cells[army][t].intersection(&home).len() as i32;
+            }
+        }
+        list.retain(|m| {
+            if m.kind == MoveKind::DropOut {
+                return true;
+            }
+            let kind = kind_of(self.board[m.from as usize]);
+            let after = m.promotion.unwrap_or(kind);
+            let mut n = at_home;
+            if types >> kind & 1 != 0 && home.contains(m.from) {
+                n -= 1;
+            }
+            if types >> after & 1 != 0 && home.contains(m.to) {
+                n += 1;
+            }
+            n > 0
+        });
+    }
+
+    /// Is the game over because every player left in it moves one army?
+    pub(crate) fn one_army_left(&self) -> bool {
+        let v = &*self.variant;
+        let mut armies = self.players_in().map(|p| v.players[p].army);
+        let first = armies.next();
+        armies.all(|a| Some(a) == first)
     }
 
     /// All legal moves of the player to move.
@@ -427,7 +682,13 @@ impl Position {
     /// Legal moves into a caller's list (cleared first).
     pub fn legal_moves_into(&mut self, list: &mut MoveList) {
         list.clear();
+        if self.variant.players.len() > 2 && self.one_army_left() {
+            return;
+        }
         self.pseudo_legal_moves(list);
         self.filter_legal(list);
+        if list.is_empty() && self.variant.rules.dropout.is_some() {
+            list.push(Move::DROP_OUT);
+        }
     }
 }

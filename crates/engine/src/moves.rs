@@ -16,6 +16,9 @@ pub enum MoveKind {
     EnPassant,
     /// The variant's castling number `n`; `from`/`to` are the king's.
     Castle(u8),
+    /// The player to move has no legal move and leaves the game (only in
+    /// variants with the `dropout` rule; `from` and `to` are meaningless).
+    DropOut,
 }
 
 /// A move: from, to, an optional promotion and its kind.
@@ -37,6 +40,14 @@ impl Move {
             kind: MoveKind::Normal,
         }
     }
+
+    /// The forced "move" of a player without a legal move who drops out.
+    pub const DROP_OUT: Move = Move {
+        from: 0,
+        to: 0,
+        promotion: None,
+        kind: MoveKind::DropOut,
+    };
 }
 
 /// Capacity of a [`MoveList`]: more than any position of the supported
@@ -95,6 +106,11 @@ impl MoveList {
         // SAFETY: the first `len` entries were written by `push`, and
         // `MaybeUninit<Move>` has the layout of `Move`.
         unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
+    }
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        // SAFETY: as for `as_slice`.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
     }
     #[inline]
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {

@@ -60,7 +60,10 @@ impl Position {
             _ => return Err(e(format!("unexpected `{rest}` after the cells"))),
         };
         let legal = self.legal_moves();
-        if let Some(&m) = legal.iter().find(|m| m.from == from && m.to == to && m.promotion == promotion) {
+        if let Some(&m) = legal
+            .iter()
+            .find(|m| m.from == from && m.to == to && m.promotion == promotion)
+        {
             return Ok(m);
         }
         let options: Vec<String> = legal

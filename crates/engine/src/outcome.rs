@@ -36,13 +36,19 @@ impl Outcome {
 
 impl Position {
     fn all_players(&self) -> Vec<usize> {
-        (0..self.variant.players.len()).filter(|&p| !self.is_out(p)).collect()
+        (0..self.variant.players.len())
+            .filter(|&p| !self.is_out(p))
+            .collect()
     }
 
     /// The player to move loses (or wins): the others share the other place.
     fn decided(&self, mover_wins: bool, reason: EndReason) -> Outcome {
         let me = self.to_move();
-        let others: Vec<usize> = self.all_players().into_iter().filter(|&p| p != me).collect();
+        let others: Vec<usize> = self
+            .all_players()
+            .into_iter()
+            .filter(|&p| p != me)
+            .collect();
         let ranking = if mover_wins {
             vec![vec![me], others]
         } else {

@@ -4,7 +4,7 @@
 
 use crate::geometry::{Cell, CellSet, MAX_CELLS};
 use crate::moves::{Move, MoveKind};
-use crate::variant::{PieceType, Variant, MAX_ARMIES, MAX_TYPES};
+use crate::variant::{PieceType, Variant, MAX_ARMIES, MAX_PLAYERS, MAX_TYPES};
 use std::sync::Arc;
 
 /// A piece on the board: its army and type.
@@ -51,6 +51,10 @@ pub(crate) struct Undo {
     pub fullmove: u32,
     pub to_move: u8,
     pub key: u64,
+    /// Players out before the move.
+    pub out: u8,
+    /// Length of the effects stack before the move.
+    pub effects: u32,
 }
 
 /// A game position of any variant.
@@ -63,6 +67,11 @@ pub struct Position {
     pub(crate) to_move: u8,
     /// Bit set of players who are out of the game.
     pub(crate) out: u8,
+    /// Players in the order they went out (the first `out.count_ones()`).
+    pub(crate) out_order: [u8; MAX_PLAYERS],
+    /// Side effects of moves (eliminations, mass promotions): the cell and
+    /// the piece code it held before, undone in reverse order.
+    pub(crate) effects: Vec<(Cell, u8)>,
     /// Bit i: castling i of the variant is still allowed.
     pub(crate) castling: u16,
     /// En passant: (target cell, cell of the pawn that can be taken).
@@ -83,6 +92,8 @@ impl Position {
             type_cells: [[CellSet::EMPTY; MAX_TYPES]; MAX_ARMIES],
             to_move: 0,
             out: 0,
+            out_order: [0; MAX_PLAYERS],
+            effects: Vec::new(),
             castling: 0,
             ep: None,
             halfmove: 0,
@@ -118,6 +129,37 @@ impl Position {
     /// Is the player out of the game?
     pub fn is_out(&self, player: usize) -> bool {
         self.out >> player & 1 != 0
+    }
+
+    /// Players who are out, in the order they went out.
+    pub fn out_order(&self) -> &[u8] {
+        &self.out_order[..self.out.count_ones() as usize]
+    }
+
+    /// Players still in the game, in turn order.
+    pub fn players_in(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.variant.players.len()).filter(|&p| !self.is_out(p))
+    }
+
+    /// Marks a player out (recording the order) and updates the key.
+    pub(crate) fn set_out(&mut self, player: u8) {
+        if self.out >> player & 1 == 0 {
+            self.out_order[self.out.count_ones() as usize] = player;
+            self.out |= 1 << player;
+            self.key ^= self.variant.tables.zobrist_player[4 + player as usize];
+        }
+    }
+
+    /// Changes the piece on a cell as a side effect, recorded for `unmake`.
+    fn effect(&mut self, c: Cell, code: u8) {
+        let old = self.board[c as usize];
+        self.effects.push((c, old));
+        if old != 0 {
+            self.take(c);
+        }
+        if code != 0 {
+            self.put(c, code);
+        }
     }
 
     /// Cells holding pieces of an army.
@@ -266,7 +308,13 @@ impl Position {
             fullmove: self.fullmove,
             to_move: self.to_move,
             key: self.key,
+            out: self.out,
+            effects: self.effects.len() as u32,
         });
+        if mv.kind == MoveKind::DropOut {
+            self.drop_out();
+            return;
+        }
 
         if captured != 0 {
             self.take(capture_cell);
@@ -308,12 +356,89 @@ impl Position {
         }
 
         let pawn = self.variant.pawn_types >> kind_of(moved) & 1 != 0;
-        self.halfmove = if captured != 0 || pawn { 0 } else { self.halfmove + 1 };
+        self.halfmove = if captured != 0 || pawn {
+            0
+        } else {
+            self.halfmove.saturating_add(1)
+        };
+        let elimination = self.variant.rules.elimination;
+        if elimination.capturable_royal || elimination.empty_army {
+            self.eliminate(elimination);
+        }
+        self.pass_turn();
+    }
+
+    /// Hands the turn to the next player still in the game.
+    fn pass_turn(&mut self) {
         let next = self.next_player(self.to_move);
         if next <= self.to_move {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.set_to_move(next);
+    }
+
+    /// The player to move leaves the game. If another player moves the
+    /// same army, they take it over, and its pieces change type as the
+    /// `dropout` rule says.
+    fn drop_out(&mut self) {
+        let me = self.to_move;
+        let army = self.variant.players[me as usize].army;
+        self.set_out(me);
+        self.halfmove = 0;
+        let partner = self
+            .players_in()
+            .any(|p| self.variant.players[p].army == army);
+        let variant = self.variant.clone();
+        if let (true, Some(d)) = (partner, &variant.rules.dropout) {
+            for c in self.army_cells[army as usize].iter() {
+                let kind = kind_of(self.board[c as usize]);
+                if let Some(&(_, to)) = d.promote.iter().find(|&&(from, _)| from == kind) {
+                    self.effect(c, Piece { army, kind: to }.code());
+                }
+            }
+        }
+        self.pass_turn();
+    }
+
+    /// After a move: players whose royal piece the next player could
+    /// capture, and players with no piece left, are out; the army of an
+    /// eliminated player leaves the board.
+    fn eliminate(&mut self, rule: crate::variant::Elimination) {
+        let me = self.to_move;
+        let next = self.next_player(me) as usize;
+        let n = self.variant.players.len() as u8;
+        for q in 0..n {
+            if q == me || q as usize == next || self.out >> q & 1 != 0 {
+                continue;
+            }
+            let army = self.variant.players[q as usize].army;
+            let dead = if self.army_cells[army as usize].is_empty() {
+                rule.empty_army
+            } else {
+                rule.capturable_royal
+                    && self
+                        .royal_cells(army)
+                        .is_some_and(|r| r.iter().any(|c| self.is_attacked_by(c, next)))
+            };
+            if dead {
+                self.set_out(q);
+                self.halfmove = 0;
+                if !self
+                    .players_in()
+                    .any(|p| self.variant.players[p].army == army)
+                {
+                    for c in self.army_cells[army as usize].iter() {
+                        self.effect(c, 0);
+                    }
+                }
+            }
+        }
+        if rule.empty_army {
+            let army = self.variant.players[next].army;
+            if self.army_cells[army as usize].is_empty() {
+                self.set_out(next as u8);
+            }
+        }
     }
 
     /// Takes back the last move made.
@@ -321,7 +446,20 @@ impl Position {
         let Some(u) = self.history.pop() else {
             return;
         };
+        while self.effects.len() > u.effects as usize {
+            let Some((c, old)) = self.effects.pop() else {
+                break;
+            };
+            if self.board[c as usize] != 0 {
+                self.take(c);
+            }
+            if old != 0 {
+                self.put(c, old);
+            }
+        }
+        self.out = u.out;
         match u.mv.kind {
+            MoveKind::DropOut => {}
             MoveKind::Castle(i) => {
                 let (king, rook, king_to, rook_to) = self.variant.castling_cells(i);
                 let rook_code = self.take(rook_to);

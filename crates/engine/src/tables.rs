@@ -200,7 +200,7 @@ impl Tables {
         }
 
         // Reverse (attack) tables per player.
-        for pl in 0..players.len() {
+        for (pl, player) in players.iter().enumerate() {
             let mut leaps_at: Vec<Vec<LeapAttack>> = vec![Vec::new(); n];
             let mut lines: Vec<LineAttack> = Vec::new();
             for (ti, p) in pieces.iter().enumerate() {
@@ -233,7 +233,8 @@ impl Tables {
                                     let existing = leaps_at[to as usize].iter_mut().find(|e| {
                                         e.from == from
                                             && e.lame_len as usize == lame.len()
-                                            && t.cells[e.lame_start as usize..][..lame.len()] == lame[..]
+                                            && t.cells[e.lame_start as usize..][..lame.len()]
+                                                == lame[..]
                                     });
                                     match existing {
                                         Some(e) => e.types |= bit,
@@ -251,7 +252,7 @@ impl Tables {
                             }
                         }
                         Reach::Ride { .. } | Reach::Hop => {
-                            let o = players[pl].forward;
+                            let o = player.forward;
                             for &v in &a.vectors {
                                 let (dx, dy) = o.rotate(v);
                                 let back = t.vector_id((-dx, -dy)) as u16;
@@ -295,7 +296,8 @@ impl Tables {
             }
             // Unlimited sliders first: they are the common case.
             lines.sort_by_key(|l| l.hop != 0);
-            at.tricky = lines.iter().any(|l| l.hop != 0) || at.leaps.iter().any(|l| l.lame_len != 0);
+            at.tricky =
+                lines.iter().any(|l| l.hop != 0) || at.leaps.iter().any(|l| l.lame_len != 0);
             at.lines = lines;
             t.attacks.push(at);
         }

@@ -64,6 +64,9 @@ pub struct PlayerDef {
     pub army: String,
     /// Direction of "forward" for this player's pieces.
     pub forward: String,
+    /// The player's home cells (Avon's half of the board), used by
+    /// `home_moves` and `royal_presence`.
+    pub home: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -101,6 +104,87 @@ pub struct RulesDef {
     /// Draw when every army is reduced to its royal pieces.
     #[serde(default)]
     pub bare_royals_draw: bool,
+    /// A move must start or end in the mover's home while another player
+    /// of the same army is in the game (Avon).
+    #[serde(default)]
+    pub home_moves: bool,
+    /// Boundaries a move's path may cross only in a required zone (Avon's
+    /// d/e line).
+    #[serde(default)]
+    pub boundary: Vec<BoundaryDef>,
+    /// A legal move must end with one of these pieces of the mover's army
+    /// in the mover's home; there is no check (Avon).
+    pub royal_presence: Option<RoyalPresenceDef>,
+    /// A player with no legal move drops out instead of losing the game.
+    pub dropout: Option<DropoutDef>,
+    /// Removing players during the game (Mini Fivequarters, Aikou).
+    pub elimination: Option<EliminationDef>,
+    /// Moving between camps only by a slide over the centre.
+    pub camps: Option<CampsDef>,
+    /// Pieces that may not capture onto some cells, per player.
+    #[serde(default)]
+    pub no_capture_into: Vec<PerPlayerCellsDef>,
+    /// Pieces whose moves must end inside some cells, per player
+    /// (fortresses).
+    #[serde(default)]
+    pub confine: Vec<PerPlayerCellsDef>,
+}
+
+/// A path that contains cells of both `sides` must contain a cell of each
+/// side inside `require`. The path is the start, every cell passed over by
+/// a slide or hop, and the end.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoundaryDef {
+    pub sides: [String; 2],
+    pub require: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoyalPresenceDef {
+    /// Letters of the royal pieces.
+    pub pieces: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DropoutDef {
+    /// When a player drops out and a player of the same army remains, the
+    /// army's pieces change type: pairs `FROM:TO` (e.g. `S:Q P:W`).
+    #[serde(default)]
+    pub promote: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EliminationDef {
+    /// After every move, a player whose royal piece the next player could
+    /// capture is out and their army removed.
+    #[serde(default)]
+    pub capturable_royal: bool,
+    /// A player whose army has no piece left is out.
+    #[serde(default)]
+    pub empty_army: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CampsDef {
+    /// The camps (cell lists or region names).
+    pub camps: Vec<String>,
+    /// Moving from one camp to another needs a slide passing over one of
+    /// these cells.
+    pub via: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PerPlayerCellsDef {
+    /// Letters of the pieces concerned.
+    pub pieces: String,
+    /// Player name -> cells.
+    pub cells: BTreeMap<String, String>,
 }
 
 /// "Must retain" royalty: per army, the piece types it must keep at least
@@ -116,6 +200,9 @@ pub struct RoyalDef {
     /// (Caïssa Britannia's Queen).
     #[serde(default)]
     pub no_passing_attacked: bool,
+    /// Who must not be able to capture a royal piece: "enemies" (every
+    /// hostile player, the default) or "next" (the player who moves next).
+    pub attackers: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -146,6 +233,9 @@ pub struct PromotionDef {
     pub pieces: String,
     /// Player name -> cells where promotion is compulsory.
     pub zone: BTreeMap<String, String>,
+    /// Player name -> cells where promotion is allowed but not compulsory.
+    #[serde(default)]
+    pub optional_zone: BTreeMap<String, String>,
     /// Player name -> letters it may promote to (always available).
     pub choices: BTreeMap<String, String>,
     /// Also allow any type of which the army has fewer pieces on the board

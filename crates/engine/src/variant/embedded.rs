@@ -6,8 +6,14 @@ use std::sync::Arc;
 /// (name, file text) of every embedded variant.
 pub const FILES: &[(&str, &str)] = &[
     ("chess", include_str!("../../../../variants/chess.toml")),
-    ("magna-carta", include_str!("../../../../variants/magna-carta.toml")),
-    ("caissa-britannia", include_str!("../../../../variants/caissa-britannia.toml")),
+    (
+        "magna-carta",
+        include_str!("../../../../variants/magna-carta.toml"),
+    ),
+    (
+        "caissa-britannia",
+        include_str!("../../../../variants/caissa-britannia.toml"),
+    ),
 ];
 
 /// Names of the embedded variants.
@@ -23,7 +29,10 @@ pub fn variant(name: &str) -> Result<Arc<Variant>, VariantError> {
         .ok_or_else(|| VariantError {
             file: None,
             location: "variant".into(),
-            message: format!("no embedded variant `{name}` (known: {})", names().collect::<Vec<_>>().join(", ")),
+            message: format!(
+                "no embedded variant `{name}` (known: {})",
+                names().collect::<Vec<_>>().join(", ")
+            ),
         })?;
     Variant::from_toml(text)
         .map(Arc::new)

@@ -39,6 +39,8 @@ pub struct Player {
     pub tag: char,
     pub army: u8,
     pub forward: Orientation,
+    /// Home cells (empty if the variant gives none).
+    pub home: CellSet,
 }
 
 /// A piece type.
@@ -60,12 +62,71 @@ pub enum StalemateResult {
     Win,
 }
 
+/// Who threatens royal pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Attackers {
+    /// Every hostile player still in the game.
+    Enemies,
+    /// Only the player who moves next.
+    Next,
+}
+
 /// "Must retain" royalty (see [`def::RoyalDef`]).
 #[derive(Clone, Debug)]
 pub struct RoyalRule {
     /// Per army: the types it must retain.
     pub must_retain: [TypeMask; MAX_ARMIES],
     pub no_passing_attacked: bool,
+    pub attackers: Attackers,
+}
+
+/// Restrictions on the path of a move, applied as moves are generated.
+#[derive(Clone, Debug, Default)]
+pub struct PathRules {
+    /// Any of the rules below is in force.
+    pub active: bool,
+    /// A move must start or end in the mover's home while a player of the
+    /// same army is still in the game.
+    pub home_moves: bool,
+    pub boundaries: Vec<Boundary>,
+    pub camps: Option<Camps>,
+    pub no_capture_into: Vec<PerPlayerCells>,
+    pub confine: Vec<PerPlayerCells>,
+}
+
+/// A path touching both sides must touch each side inside `require`.
+#[derive(Clone, Debug)]
+pub struct Boundary {
+    pub sides: [CellSet; 2],
+    pub require: CellSet,
+}
+
+/// Moving from one camp to another only by a slide over a `via` cell.
+#[derive(Clone, Debug)]
+pub struct Camps {
+    pub camps: Vec<CellSet>,
+    pub via: CellSet,
+}
+
+/// Some piece types with a set of cells per player.
+#[derive(Clone, Debug)]
+pub struct PerPlayerCells {
+    pub pieces: TypeMask,
+    pub cells: [CellSet; MAX_PLAYERS],
+}
+
+/// Dropping out instead of losing when a player has no legal move.
+#[derive(Clone, Debug, Default)]
+pub struct Dropout {
+    /// Type changes of the army when its remaining player takes over.
+    pub promote: Vec<(PieceType, PieceType)>,
+}
+
+/// Removal of players during the game.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Elimination {
+    pub capturable_royal: bool,
+    pub empty_army: bool,
 }
 
 /// FIDE-style castling of one king with one rook.
@@ -77,6 +138,9 @@ pub struct Castling {
     pub rook: Cell,
     pub king_to: Cell,
     pub rook_to: Cell,
+    /// The types that stand on `king` and `rook` in the setup (`None`
+    /// while the setup itself is being read).
+    pub pieces: Option<(PieceType, PieceType)>,
     /// Cells that must be empty (other than the king and rook themselves).
     pub must_be_empty: CellSet,
     /// Cells the king stands on or crosses, which may not be attacked.
@@ -97,6 +161,11 @@ pub struct Promotion {
     pub pieces: TypeMask,
     /// Per player: cells where promotion is compulsory.
     pub zone: [CellSet; MAX_PLAYERS],
+    /// Per player: cells where promotion is optional.
+    pub optional_zone: [CellSet; MAX_PLAYERS],
+    /// Per player: `zone` and `optional_zone` together, the cells where a
+    /// move may promote (one test in the move generator's hot loop).
+    pub any_zone: [CellSet; MAX_PLAYERS],
     /// Per player: types always available.
     pub choices: [Vec<PieceType>; MAX_PLAYERS],
     pub liberate: bool,
@@ -115,6 +184,11 @@ pub struct Rules {
     pub repetition: u8,
     pub no_progress_moves: u16,
     pub bare_royals_draw: bool,
+    pub paths: PathRules,
+    /// Royal pieces that must stay in the mover's home (Avon).
+    pub royal_presence: Option<TypeMask>,
+    pub dropout: Option<Dropout>,
+    pub elimination: Elimination,
 }
 
 /// A compiled variant.
@@ -135,6 +209,8 @@ pub struct Variant {
     pub initial_counts: [[u8; MAX_TYPES]; MAX_ARMIES],
     /// Per army: bit set of the armies it may capture.
     pub enemies: [u8; MAX_ARMIES],
+    /// Per army: bit set of the players whose army is hostile to it.
+    pub hostile_players: [u8; MAX_ARMIES],
     /// Per cell: the castling rights that survive a move touching it.
     pub(crate) castling_mask: Vec<u16>,
     /// Types whose moves reset the no-progress counter.
@@ -194,7 +270,11 @@ impl Variant {
                 }
                 None => "file".to_string(),
             };
-            VariantError::at(location, e.message().to_string())
+            let message = match e.message().trim() {
+                "" => "malformed TOML".to_string(),
+                m => m.to_string(),
+            };
+            VariantError::at(location, message)
         })?;
         Compiler::default().compile(def)
     }
@@ -255,7 +335,10 @@ impl Compiler {
                     .parse_cells(item, false)
                     .map_err(|m| VariantError::at(key, m))?;
                 if s.is_empty() {
-                    return Err(VariantError::at(key, format!("`{item}` names no cell on the board")));
+                    return Err(VariantError::at(
+                        key,
+                        format!("`{item}` names no cell on the board"),
+                    ));
                 }
                 set = set.union(&s);
             }
@@ -270,13 +353,24 @@ impl Compiler {
     }
 
     fn compile(mut self, def: VariantDef) -> VResult<Variant> {
-        if def.name.is_empty() || !def.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
-            return Err(VariantError::at("name", "must be non-empty letters, digits and '-'"));
+        if def.name.is_empty()
+            || !def
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-')
+        {
+            return Err(VariantError::at(
+                "name",
+                "must be non-empty letters, digits and '-'",
+            ));
         }
         // Board.
         let b = &def.board;
         if b.files == 0 || b.files > MAX_SIDE || b.ranks == 0 || b.ranks > MAX_SIDE {
-            return Err(VariantError::at("board", format!("files and ranks must be 1 to {MAX_SIDE}")));
+            return Err(VariantError::at(
+                "board",
+                format!("files and ranks must be 1 to {MAX_SIDE}"),
+            ));
         }
         if b.first_rank > 1 {
             return Err(VariantError::at("board.first_rank", "must be 0 or 1"));
@@ -295,7 +389,10 @@ impl Compiler {
 
         // Armies and players.
         if def.armies.is_empty() || def.armies.len() > MAX_ARMIES {
-            return Err(VariantError::at("armies", format!("need 1 to {MAX_ARMIES} armies")));
+            return Err(VariantError::at(
+                "armies",
+                format!("need 1 to {MAX_ARMIES} armies"),
+            ));
         }
         let armies: Vec<Army> = def
             .armies
@@ -303,7 +400,10 @@ impl Compiler {
             .enumerate()
             .map(|(i, a)| {
                 if !a.tag.is_ascii_lowercase() {
-                    return Err(VariantError::at(format!("armies[{i}].tag"), "must be a lower-case letter"));
+                    return Err(VariantError::at(
+                        format!("armies[{i}].tag"),
+                        "must be a lower-case letter",
+                    ));
                 }
                 Ok(Army {
                     name: a.name.clone(),
@@ -319,27 +419,44 @@ impl Compiler {
                 .ok_or_else(|| VariantError::at(key, format!("no army named `{name}`")))
         };
         if def.players.len() < 2 || def.players.len() > MAX_PLAYERS {
-            return Err(VariantError::at("players", format!("need 2 to {MAX_PLAYERS} players")));
+            return Err(VariantError::at(
+                "players",
+                format!("need 2 to {MAX_PLAYERS} players"),
+            ));
         }
         let mut players = Vec::new();
         for (i, p) in def.players.iter().enumerate() {
             let key = format!("players[{i}]");
             let forward = Orientation::parse(&p.forward).ok_or_else(|| {
-                VariantError::at(format!("{key}.forward"), "must be north, east, south or west")
+                VariantError::at(
+                    format!("{key}.forward"),
+                    "must be north, east, south or west",
+                )
             })?;
             if !p.tag.is_ascii_lowercase() || players.iter().any(|q: &Player| q.tag == p.tag) {
-                return Err(VariantError::at(format!("{key}.tag"), "must be a distinct lower-case letter"));
+                return Err(VariantError::at(
+                    format!("{key}.tag"),
+                    "must be a distinct lower-case letter",
+                ));
             }
+            let home = match &p.home {
+                Some(spec) => self.cells(&format!("{key}.home"), spec)?,
+                None => CellSet::EMPTY,
+            };
             players.push(Player {
                 name: p.name.clone(),
                 tag: p.tag,
                 army: army_index(&format!("{key}.army"), &p.army)?,
                 forward,
+                home,
             });
         }
         for (i, _) in armies.iter().enumerate() {
             if !players.iter().any(|p| p.army as usize == i) {
-                return Err(VariantError::at(format!("armies[{i}]"), "no player moves this army"));
+                return Err(VariantError::at(
+                    format!("armies[{i}]"),
+                    "no player moves this army",
+                ));
             }
         }
         let player_index = |key: &str, name: &str| -> VResult<usize> {
@@ -351,7 +468,10 @@ impl Compiler {
 
         // Pieces.
         if def.pieces.is_empty() || def.pieces.len() > MAX_TYPES {
-            return Err(VariantError::at("pieces", format!("need 1 to {MAX_TYPES} piece types")));
+            return Err(VariantError::at(
+                "pieces",
+                format!("need 1 to {MAX_TYPES} piece types"),
+            ));
         }
         let mut pieces: Vec<PieceKind> = Vec::new();
         for (i, p) in def.pieces.iter().enumerate() {
@@ -363,7 +483,10 @@ impl Compiler {
                 ));
             }
             let atoms = betza::parse(&p.betza).map_err(|e| {
-                VariantError::at(format!("{key}.betza"), format!("piece {} ({}): {e}", p.letter, p.name))
+                VariantError::at(
+                    format!("{key}.betza"),
+                    format!("piece {} ({}): {e}", p.letter, p.name),
+                )
             })?;
             pieces.push(PieceKind {
                 letter: p.letter,
@@ -396,9 +519,20 @@ impl Compiler {
                     let key = format!("rules.royal.must_retain.{army}");
                     must_retain[army_index(&key, army)? as usize] = types(&key, letters)?;
                 }
+                let attackers = match rd.attackers.as_deref() {
+                    None | Some("enemies") => Attackers::Enemies,
+                    Some("next") => Attackers::Next,
+                    Some(o) => {
+                        return Err(VariantError::at(
+                            "rules.royal.attackers",
+                            format!("`{o}`: expected enemies or next"),
+                        ))
+                    }
+                };
                 Some(RoyalRule {
                     must_retain,
                     no_passing_attacked: rd.no_passing_attacked,
+                    attackers,
                 })
             }
         };
@@ -425,8 +559,14 @@ impl Compiler {
             let king_to = self.cell(&format!("{key}.king_to"), &c.king_to)?;
             let rook_to = self.cell(&format!("{key}.rook_to"), &c.rook_to)?;
             let g = self.geometry();
-            if g.rank_of(king) != g.rank_of(rook) || g.rank_of(king) != g.rank_of(king_to) || g.rank_of(rook) != g.rank_of(rook_to) {
-                return Err(VariantError::at(key, "king, rook and their targets must share a rank"));
+            if g.rank_of(king) != g.rank_of(rook)
+                || g.rank_of(king) != g.rank_of(king_to)
+                || g.rank_of(rook) != g.rank_of(rook_to)
+            {
+                return Err(VariantError::at(
+                    key,
+                    "king, rook and their targets must share a rank",
+                ));
             }
             let span = |a: Cell, b: Cell| (a.min(b)..=a.max(b)).collect::<Vec<Cell>>();
             let mut must_be_empty: CellSet = span(king, rook)
@@ -441,7 +581,10 @@ impl Compiler {
                 king_path.reverse();
             }
             if castling.iter().any(|o: &Castling| o.symbol == c.symbol) {
-                return Err(VariantError::at(format!("{key}.symbol"), "castling symbols must be distinct"));
+                return Err(VariantError::at(
+                    format!("{key}.symbol"),
+                    "castling symbols must be distinct",
+                ));
             }
             castling.push(Castling {
                 army,
@@ -450,6 +593,7 @@ impl Compiler {
                 rook,
                 king_to,
                 rook_to,
+                pieces: None,
                 must_be_empty,
                 king_path,
             });
@@ -465,18 +609,30 @@ impl Compiler {
                     let key = format!("rules.promotion.zone.{player}");
                     zone[player_index(&key, player)?] = self.cells(&key, spec)?;
                 }
+                let mut optional_zone: [CellSet; MAX_PLAYERS] = Default::default();
+                for (player, spec) in &p.optional_zone {
+                    let key = format!("rules.promotion.optional_zone.{player}");
+                    optional_zone[player_index(&key, player)?] = self.cells(&key, spec)?;
+                }
                 let mut choices: [Vec<PieceType>; MAX_PLAYERS] = Default::default();
                 for (player, letters) in &p.choices {
                     let key = format!("rules.promotion.choices.{player}");
                     let m = types(&key, letters)?;
-                    choices[player_index(&key, player)?] = (0..32).filter(|t| m >> t & 1 != 0).collect();
+                    choices[player_index(&key, player)?] =
+                        (0..32).filter(|t| m >> t & 1 != 0).collect();
                 }
+                let any_zone = std::array::from_fn(|i| zone[i].union(&optional_zone[i]));
                 Some(Promotion {
                     pieces: types("rules.promotion.pieces", &p.pieces)?,
                     zone,
+                    optional_zone,
+                    any_zone,
                     choices,
                     liberate: p.liberate,
-                    liberate_exclude: types("rules.promotion.liberate_exclude", &p.liberate_exclude)?,
+                    liberate_exclude: types(
+                        "rules.promotion.liberate_exclude",
+                        &p.liberate_exclude,
+                    )?,
                 })
             }
         };
@@ -491,6 +647,114 @@ impl Compiler {
                 ))
             }
         };
+        let per_player_cells = |key: &str, d: &def::PerPlayerCellsDef| -> VResult<PerPlayerCells> {
+            let mut cells: [CellSet; MAX_PLAYERS] = Default::default();
+            for (player, spec) in &d.cells {
+                let k = format!("{key}.cells.{player}");
+                cells[player_index(&k, player)?] = self.cells(&k, spec)?;
+            }
+            Ok(PerPlayerCells {
+                pieces: types(&format!("{key}.pieces"), &d.pieces)?,
+                cells,
+            })
+        };
+        let mut paths = PathRules {
+            home_moves: r.home_moves,
+            ..Default::default()
+        };
+        if r.home_moves && players.iter().any(|p| p.home.is_empty()) {
+            return Err(VariantError::at(
+                "rules.home_moves",
+                "every player needs a `home`",
+            ));
+        }
+        for (i, b) in r.boundary.iter().enumerate() {
+            let key = format!("rules.boundary[{i}]");
+            paths.boundaries.push(Boundary {
+                sides: [
+                    self.cells(&format!("{key}.sides[0]"), &b.sides[0])?,
+                    self.cells(&format!("{key}.sides[1]"), &b.sides[1])?,
+                ],
+                require: self.cells(&format!("{key}.require"), &b.require)?,
+            });
+        }
+        if let Some(c) = &r.camps {
+            let camps = c
+                .camps
+                .iter()
+                .enumerate()
+                .map(|(i, spec)| self.cells(&format!("rules.camps.camps[{i}]"), spec))
+                .collect::<VResult<Vec<_>>>()?;
+            paths.camps = Some(Camps {
+                camps,
+                via: self.cells("rules.camps.via", &c.via)?,
+            });
+        }
+        for (i, d) in r.no_capture_into.iter().enumerate() {
+            paths
+                .no_capture_into
+                .push(per_player_cells(&format!("rules.no_capture_into[{i}]"), d)?);
+        }
+        for (i, d) in r.confine.iter().enumerate() {
+            paths
+                .confine
+                .push(per_player_cells(&format!("rules.confine[{i}]"), d)?);
+        }
+        paths.active = paths.home_moves
+            || !paths.boundaries.is_empty()
+            || paths.camps.is_some()
+            || !paths.no_capture_into.is_empty()
+            || !paths.confine.is_empty();
+        let royal_presence = match &r.royal_presence {
+            None => None,
+            Some(d) => {
+                if players.iter().any(|p| p.home.is_empty()) {
+                    return Err(VariantError::at(
+                        "rules.royal_presence",
+                        "every player needs a `home`",
+                    ));
+                }
+                Some(types("rules.royal_presence.pieces", &d.pieces)?)
+            }
+        };
+        let dropout = match &r.dropout {
+            None => None,
+            Some(d) => {
+                let mut promote = Vec::new();
+                for pair in d.promote.split_whitespace() {
+                    let key = "rules.dropout.promote";
+                    let (a, b) = pair.split_once(':').ok_or_else(|| {
+                        VariantError::at(key, format!("`{pair}`: expected FROM:TO"))
+                    })?;
+                    let one = |l: &str| -> VResult<PieceType> {
+                        let m = types(key, l)?;
+                        if m.count_ones() != 1 {
+                            return Err(VariantError::at(
+                                key,
+                                format!("`{pair}`: one letter each side"),
+                            ));
+                        }
+                        Ok(m.trailing_zeros() as PieceType)
+                    };
+                    promote.push((one(a)?, one(b)?));
+                }
+                Some(Dropout { promote })
+            }
+        };
+        let elimination = r
+            .elimination
+            .as_ref()
+            .map(|e| Elimination {
+                capturable_royal: e.capturable_royal,
+                empty_army: e.empty_army,
+            })
+            .unwrap_or_default();
+        if elimination.capturable_royal && royal.is_none() {
+            return Err(VariantError::at(
+                "rules.elimination.capturable_royal",
+                "needs rules.royal to say which pieces are royal",
+            ));
+        }
         let rules = Rules {
             royal,
             double_step,
@@ -501,12 +765,24 @@ impl Compiler {
             repetition: r.repetition.unwrap_or(3),
             no_progress_moves: r.no_progress_moves.unwrap_or(50),
             bare_royals_draw: r.bare_royals_draw,
+            paths,
+            royal_presence,
+            dropout,
+            elimination,
         };
 
         // Armies are hostile unless they are the same army.
         let mut enemies = [0u8; MAX_ARMIES];
         for (a, e) in enemies.iter_mut().enumerate().take(armies.len()) {
             *e = ((1u8 << armies.len()) - 1) & !(1 << a);
+        }
+        let mut hostile_players = [0u8; MAX_ARMIES];
+        for (a, h) in hostile_players.iter_mut().enumerate() {
+            for (p, pl) in players.iter().enumerate() {
+                if enemies[a] >> pl.army & 1 != 0 {
+                    *h |= 1 << p;
+                }
+            }
         }
         let mut castling_mask = vec![u16::MAX; geometry.size()];
         for (i, c) in rules.castling.iter().enumerate() {
@@ -533,6 +809,7 @@ impl Compiler {
             setup: def.setup.trim().to_string(),
             initial_counts: [[0; MAX_TYPES]; MAX_ARMIES],
             enemies,
+            hostile_players,
             castling_mask,
             pawn_types,
             tables,
@@ -542,9 +819,34 @@ impl Compiler {
         let start = Position::from_string(arc.clone(), &arc.setup)
             .map_err(|e| VariantError::at("setup", e.to_string()))?;
         let counts = start.piece_counts();
+        let castling_pieces: Vec<_> = arc
+            .rules
+            .castling
+            .iter()
+            .map(|c| (start.piece_at(c.king), start.piece_at(c.rook)))
+            .collect();
         drop(start);
         variant = std::sync::Arc::try_unwrap(arc).expect("no other reference");
         variant.initial_counts = counts;
+        for (i, (c, found)) in variant
+            .rules
+            .castling
+            .iter_mut()
+            .zip(castling_pieces)
+            .enumerate()
+        {
+            match found {
+                (Some(k), Some(r)) if k.army == c.army && r.army == c.army => {
+                    c.pieces = Some((k.kind, r.kind))
+                }
+                _ => {
+                    return Err(VariantError::at(
+                        format!("rules.castling[{i}]"),
+                        "the setup must have the castling army's king and rook on their cells",
+                    ))
+                }
+            }
+        }
         Ok(variant)
     }
 }
