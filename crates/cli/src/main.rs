@@ -69,6 +69,7 @@ fn bench_depth(v: &Variant) -> u32 {
     match v.name.as_str() {
         "chess" => 6,
         "magna-carta" => 5,
+        "avon" => 8,
         _ => 4,
     }
 }

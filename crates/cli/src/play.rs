@@ -32,9 +32,21 @@ pub fn run(mut p: Position, random: &[char], seed: Option<u64>) -> Result<(), St
             } else {
                 println!("Game over: {} wins ({:?}).", names(o.winners()), o.reason);
             }
+            if v.players.len() > 2 {
+                for (place, group) in o.ranking.iter().enumerate() {
+                    println!("  {}. {}", place + 1, names(group));
+                }
+            }
             return Ok(());
         }
         let player = &v.players[p.to_move()];
+        // A player without a legal move drops out: nothing to ask.
+        let moves = p.legal_moves();
+        if moves.len() == 1 && moves.as_slice()[0].kind == quadrille_engine::MoveKind::DropOut {
+            println!("{} has no legal move and drops out.", player.name);
+            p.make(moves.as_slice()[0]);
+            continue;
+        }
         if random.contains(&player.tag) {
             let moves = p.legal_moves();
             let m = moves.as_slice()[rng.usize(..moves.len())];

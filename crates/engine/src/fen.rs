@@ -7,7 +7,8 @@
 //!   armies upper case is the first army, lower case the second; with more,
 //!   each piece is the army's tag followed by the upper-case letter (`rK`).
 //! - to move: the player's tag; castling: the variant's symbols or `-`;
-//!   en passant: the target cell or `-`; `out=`: tags of players out.
+//!   en passant: the target cell or `-`; `out=`: tags of the players out,
+//!   in the order they went out.
 
 use crate::geometry::Cell;
 use crate::position::{army_of, kind_of, Piece, Position};
@@ -147,7 +148,10 @@ impl Position {
                         .iter()
                         .position(|p| p.tag == t)
                         .ok_or_else(|| err("out", format!("`{t}` is not a player tag")))?;
-                    pos.out |= 1 << p;
+                    if pos.is_out(p) {
+                        return Err(err("out", format!("`{t}` is listed twice")));
+                    }
+                    pos.set_out(p as u8);
                 }
                 rest.pop();
             }
@@ -303,10 +307,9 @@ impl Position {
         s += &format!(" {} {}", self.halfmove, self.fullmove);
         if self.out != 0 {
             s += " out=";
-            for (i, p) in v.players.iter().enumerate() {
-                if self.out >> i & 1 != 0 {
-                    s.push(p.tag);
-                }
+            // In the order the players went out: it decides the ranking.
+            for &p in self.out_order() {
+                s.push(v.players[p as usize].tag);
             }
         }
         s

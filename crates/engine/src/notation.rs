@@ -1,7 +1,8 @@
 //! Move notation: coordinates (`e2e4`, `e7e8q`, `b10b9`, castling as the
-//! king's move `e8g8`), written and read back against the legal moves.
+//! king's move `e8g8`), and `out` for the forced drop-out of a player with
+//! no legal move; written and read back against the legal moves.
 
-use crate::moves::Move;
+use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use std::fmt;
 
@@ -20,9 +21,15 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
+/// The text of the drop-out move.
+pub const DROP_OUT: &str = "out";
+
 impl Position {
     /// Writes a move in coordinate notation.
     pub fn move_to_string(&self, m: Move) -> String {
+        if m.kind == MoveKind::DropOut {
+            return DROP_OUT.to_string();
+        }
         let v = &*self.variant;
         let g = &v.geometry;
         let mut s = g.name(m.from) + &g.name(m.to);
@@ -41,6 +48,13 @@ impl Position {
         let v = self.variant.clone();
         let g = &v.geometry;
         let t = text.trim();
+        if t.eq_ignore_ascii_case(DROP_OUT) {
+            return if self.legal_moves().iter().any(|m| m.kind == MoveKind::DropOut) {
+                Ok(Move::DROP_OUT)
+            } else {
+                Err(e("a player drops out only when they have no legal move".into()))
+            };
+        }
         let (from, n1) = g
             .parse_cell_prefix(t)
             .ok_or_else(|| e("does not start with a cell such as e2".into()))?;

@@ -1,5 +1,7 @@
 //! The end of the game: checkmate, stalemate, extinction of a required
-//! type, repetition, the no-progress counter and bare royals.
+//! type, repetition, the no-progress counter and bare royals; in games
+//! where players go out, the last army standing and the ranking of all
+//! players.
 
 use crate::position::Position;
 use crate::variant::StalemateResult;
@@ -14,6 +16,9 @@ pub enum EndReason {
     Repetition,
     NoProgress,
     BareRoyals,
+    /// Every player left in the game moves the same army (the others
+    /// dropped out or were eliminated).
+    LastArmy,
 }
 
 /// A finished game: players ranked best first; players in one group share
@@ -75,8 +80,77 @@ impl Position {
             .count()
     }
 
+    /// Can players leave the game one by one (drop-out, elimination)?
+    fn players_go_out(&self) -> bool {
+        let r = &self.variant.rules;
+        r.dropout.is_some() || r.elimination.capturable_royal || r.elimination.empty_army
+    }
+
+    /// The players who are out, last out first: they rank below everyone
+    /// still in, the first to go out last.
+    fn out_last_first(&self) -> impl Iterator<Item = Vec<usize>> + '_ {
+        self.out_order().iter().rev().map(|&p| vec![p as usize])
+    }
+
+    /// Ranking when one army is left: the player whose move ended the game
+    /// first, then the others still in (in turn order), then the players
+    /// who went out, the latest first.
+    fn last_army_outcome(&self) -> Outcome {
+        let last_mover = self
+            .history
+            .iter()
+            .rev()
+            .find(|u| u.mv.kind != crate::moves::MoveKind::DropOut)
+            .map(|u| u.to_move as usize)
+            .filter(|&p| !self.is_out(p));
+        let mut ranking: Vec<Vec<usize>> = last_mover.map(|p| vec![p]).into_iter().collect();
+        ranking.extend(self.players_in().filter(|&p| Some(p) != last_mover).map(|p| vec![p]));
+        ranking.extend(self.out_last_first());
+        Outcome {
+            ranking,
+            reason: EndReason::LastArmy,
+        }
+    }
+
+    /// A draw in a game where players go out: every player whose army is
+    /// still in the game shares first place (a team draw); players whose
+    /// army is gone follow, the latest out first.
+    fn shared_draw(&self, reason: EndReason) -> Outcome {
+        let v = &*self.variant;
+        let armies_in: u8 = self.players_in().fold(0, |m, p| m | 1 << v.players[p].army);
+        let first: Vec<usize> = (0..v.players.len())
+            .filter(|&p| armies_in >> v.players[p].army & 1 != 0)
+            .collect();
+        let mut ranking = vec![first];
+        ranking.extend(
+            self.out_last_first()
+                .filter(|g| armies_in >> v.players[g[0]].army & 1 == 0),
+        );
+        Outcome { ranking, reason }
+    }
+
+    /// Repetition and the no-progress counter. The counter's limit is in
+    /// moves per player still in the game.
+    fn drawn_by_rule(&self) -> Option<EndReason> {
+        let r = &self.variant.rules;
+        if r.repetition > 1 && self.repetitions() + 1 >= r.repetition as usize {
+            return Some(EndReason::Repetition);
+        }
+        let limit = r.no_progress_moves as usize * self.players_in().count();
+        if limit > 0 && self.halfmove as usize >= limit {
+            return Some(EndReason::NoProgress);
+        }
+        None
+    }
+
     /// The result if the game is over, `None` while it goes on.
     pub fn outcome(&mut self) -> Option<Outcome> {
+        if self.players_go_out() {
+            if self.one_army_left() {
+                return Some(self.last_army_outcome());
+            }
+            return self.drawn_by_rule().map(|r| self.shared_draw(r));
+        }
         let v = self.variant.clone();
         let army = self.army_to_move();
         if self.royal_cells(army).is_none() {
@@ -93,12 +167,8 @@ impl Position {
                 }
             });
         }
-        if v.rules.repetition > 1 && self.repetitions() + 1 >= v.rules.repetition as usize {
-            return Some(self.draw(EndReason::Repetition));
-        }
-        let limit = v.rules.no_progress_moves as usize * v.players.len();
-        if limit > 0 && self.halfmove as usize >= limit {
-            return Some(self.draw(EndReason::NoProgress));
+        if let Some(reason) = self.drawn_by_rule() {
+            return Some(self.draw(reason));
         }
         if v.rules.bare_royals_draw {
             if let Some(royal) = &v.rules.royal {

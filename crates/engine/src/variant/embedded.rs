@@ -14,6 +14,7 @@ pub const FILES: &[(&str, &str)] = &[
         "caissa-britannia",
         include_str!("../../../../variants/caissa-britannia.toml"),
     ),
+    ("avon", include_str!("../../../../variants/avon.toml")),
 ];
 
 /// Names of the embedded variants.
