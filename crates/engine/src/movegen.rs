@@ -17,6 +17,33 @@ struct PushSite {
     choices: TypeMask,
 }
 
+/// Pushes the moves of one piece: the common case inline, path rules and
+/// promotion through `push_special`. A struct with an `inline(always)`
+/// method rather than a closure, so that the hot path is always inlined.
+struct Pusher<'a, const PATHS: bool> {
+    pos: &'a Position,
+    site: &'a PushSite,
+    promoting: Option<&'a CellSet>,
+}
+
+impl<const PATHS: bool> Pusher<'_, PATHS> {
+    /// `passed`: the cells a slide or hop crosses before `to`.
+    #[inline(always)]
+    fn push(&self, list: &mut MoveList, to: Cell, kind: MoveKind, passed: &[Cell], slides: bool, capture: bool) {
+        if PATHS || self.promoting.is_some_and(|z| z.contains(to)) {
+            self.pos
+                .push_special(list, self.site, to, kind, passed, slides, capture);
+        } else {
+            list.push(Move {
+                from: self.site.from,
+                to,
+                promotion: None,
+                kind,
+            });
+        }
+    }
+}
+
 impl Position {
     /// Type bit of the piece on `c` if it belongs to `army`, else 0.
     #[inline]
@@ -37,6 +64,14 @@ impl Position {
     /// Could a piece of `player` of one of `types` capture on `cell` by a
     /// leap?
     pub(crate) fn leap_attackers(&self, cell: Cell, player: usize, types: TypeMask) -> bool {
+        if self.variant.rules.paths.active {
+            self.leap_attack::<true>(cell, player, types)
+        } else {
+            self.leap_attack::<false>(cell, player, types)
+        }
+    }
+
+    fn leap_attack<const PATHS: bool>(&self, cell: Cell, player: usize, types: TypeMask) -> bool {
         let v = &*self.variant;
         let t = &v.tables;
         let army = v.players[player].army;
@@ -45,13 +80,31 @@ impl Position {
         at.leaps[s as usize..e as usize].iter().any(|la| {
             la.types & types & self.type_bit(la.from, army) != 0
                 && self.all_empty(&t.cells[la.lame_start as usize..][..la.lame_len as usize])
+                && (!PATHS || self.capture_allowed(player, la.from, &[], cell, false))
         })
+    }
+
+    /// Under the path rules (camps, boundaries, ...): may the piece on
+    /// `from` of `player` capture on `to` over `passed`?
+    fn capture_allowed(&self, player: usize, from: Cell, passed: &[Cell], to: Cell, slides: bool) -> bool {
+        let kind = kind_of(self.board[from as usize]);
+        self.path_allowed(player, false, kind, from, passed, to, slides, true)
     }
 
     /// Is `cell` attacked by `player`: could one of their pieces capture
     /// there by a capturing move (whether or not that capture is legal)?
+    /// Path rules (camps, boundaries) are obeyed: a piece that may not
+    /// make the capture does not attack.
     pub fn is_attacked_by(&self, cell: Cell, player: usize) -> bool {
-        if self.leap_attackers(cell, player, TypeMask::MAX) {
+        if self.variant.rules.paths.active {
+            self.attacked::<true>(cell, player)
+        } else {
+            self.attacked::<false>(cell, player)
+        }
+    }
+
+    fn attacked<const PATHS: bool>(&self, cell: Cell, player: usize) -> bool {
+        if self.leap_attack::<PATHS>(cell, player, TypeMask::MAX) {
             return true;
         }
         let v = &*self.variant;
@@ -67,10 +120,8 @@ impl Position {
                 continue;
             }
             let bit = self.type_bit(ray[i], army);
-            if bit & l.slide != 0
-                || l.limited
-                    .iter()
-                    .any(|&(m, r)| bit & m != 0 && i < r as usize)
+            if (bit & l.slide != 0 || l.limited.iter().any(|&(m, r)| bit & m != 0 && i < r as usize))
+                && (!PATHS || self.capture_allowed(player, ray[i], &ray[..i], cell, true))
             {
                 return true;
             }
@@ -79,7 +130,10 @@ impl Position {
                 while i < ray.len() && self.board[ray[i] as usize] == 0 {
                     i += 1;
                 }
-                if i < ray.len() && self.type_bit(ray[i], army) & l.hop != 0 {
+                if i < ray.len()
+                    && self.type_bit(ray[i], army) & l.hop != 0
+                    && (!PATHS || self.capture_allowed(player, ray[i], &ray[..i], cell, true))
+                {
                     return true;
                 }
             }
@@ -149,7 +203,8 @@ impl Position {
                     mask |= 1 << t;
                 }
             }
-            mask &= !p.liberate_exclude;
+            // Never the promoting types themselves (a Pawn to a Pawn).
+            mask &= !(p.liberate_exclude | p.pieces);
         }
         mask
     }
@@ -329,8 +384,8 @@ impl Position {
             let kind = kind_of(self.board[from as usize]);
             let o = t.orientation[player][from as usize];
             let promoting = match promotion {
-                Some(p) if p.pieces >> kind & 1 != 0 => &p.any_zone[player],
-                _ => &CellSet::EMPTY,
+                Some(p) if p.pieces >> kind & 1 != 0 => Some(&p.any_zone[player]),
+                _ => None,
             };
             // Path rules and promotion are the rare case: keep the common
             // push small enough to inline.
@@ -342,22 +397,10 @@ impl Position {
                 choices,
             };
             // `passed`: the cells a slide or hop crosses before `to`.
-            let push = |list: &mut MoveList,
-                        to: Cell,
-                        mk: MoveKind,
-                        passed: &[Cell],
-                        slides: bool,
-                        capture: bool| {
-                if PATHS || promoting.contains(to) {
-                    self.push_special(list, &site, to, mk, passed, slides, capture);
-                } else {
-                    list.push(Move {
-                        from,
-                        to,
-                        promotion: None,
-                        kind: mk,
-                    });
-                }
+            let pusher = Pusher::<PATHS> {
+                pos: self,
+                site: &site,
+                promoting,
             };
             for ray in t.piece_rays(kind, o, from) {
                 let cells = &t.cells[ray.start as usize..][..ray.len as usize];
@@ -374,17 +417,17 @@ impl Position {
                         let target = self.board[to as usize];
                         if target == 0 {
                             if ray.quiet {
-                                push(list, to, MoveKind::Normal, &[], false, false);
+                                pusher.push(list, to, MoveKind::Normal, &[], false, false);
                             } else if ray.capture
                                 && ep_types >> kind & 1 != 0
                                 && ep.is_some_and(|(e, victim)| {
                                     e == to && hostile(self.board[victim as usize])
                                 })
                             {
-                                push(list, to, MoveKind::EnPassant, &[], false, true);
+                                pusher.push(list, to, MoveKind::EnPassant, &[], false, true);
                             }
                         } else if ray.capture && hostile(target) {
-                            push(list, to, MoveKind::Normal, &[], false, true);
+                            pusher.push(list, to, MoveKind::Normal, &[], false, true);
                         }
                     }
                     Travel::Slide => {
@@ -392,11 +435,11 @@ impl Position {
                             let target = self.board[to as usize];
                             if target == 0 {
                                 if ray.quiet {
-                                    push(list, to, MoveKind::Normal, &cells[..i], true, false);
+                                    pusher.push(list, to, MoveKind::Normal, &cells[..i], true, false);
                                 }
                             } else {
                                 if ray.capture && hostile(target) {
-                                    push(list, to, MoveKind::Normal, &cells[..i], true, true);
+                                    pusher.push(list, to, MoveKind::Normal, &cells[..i], true, true);
                                 }
                                 break;
                             }
@@ -410,11 +453,11 @@ impl Position {
                                 screen = target != 0;
                             } else if target == 0 {
                                 if ray.quiet {
-                                    push(list, to, MoveKind::Normal, &cells[..i], true, false);
+                                    pusher.push(list, to, MoveKind::Normal, &cells[..i], true, false);
                                 }
                             } else {
                                 if ray.capture && hostile(target) {
-                                    push(list, to, MoveKind::Normal, &cells[..i], true, true);
+                                    pusher.push(list, to, MoveKind::Normal, &cells[..i], true, true);
                                 }
                                 break;
                             }
@@ -432,7 +475,8 @@ impl Position {
                                 // A piece whose own moves include this step
                                 // (a `DD` pawn, say) already has the move:
                                 // make that one the double step, no twin.
-                                let own = list.as_mut_slice()[first..]
+                                let own = d.twins >> kind & 1 != 0
+                                    && list.as_mut_slice()[first..]
                                     .iter_mut()
                                     .filter(|m| m.to == to && m.kind == MoveKind::Normal)
                                     .fold(false, |_, m| {
@@ -440,7 +484,7 @@ impl Position {
                                         true
                                     });
                                 if !own {
-                                    push(list, to, MoveKind::DoubleStep, &[mid], true, false);
+                                    pusher.push(list, to, MoveKind::DoubleStep, &[mid], true, false);
                                 }
                             }
                         }

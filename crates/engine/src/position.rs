@@ -379,40 +379,56 @@ impl Position {
 
     /// The player to move leaves the game. If another player moves the
     /// same army, they take it over, and its pieces change type as the
-    /// `dropout` rule says.
+    /// `dropout` rule says; if none does, the army may leave the board.
     fn drop_out(&mut self) {
         let me = self.to_move;
         let army = self.variant.players[me as usize].army;
         self.set_out(me);
         self.halfmove = 0;
-        let partner = self
-            .players_in()
-            .any(|p| self.variant.players[p].army == army);
         let variant = self.variant.clone();
-        if let (true, Some(d)) = (partner, &variant.rules.dropout) {
-            for c in self.army_cells[army as usize].iter() {
-                let kind = kind_of(self.board[c as usize]);
-                if let Some(&(_, to)) = d.promote.iter().find(|&&(from, _)| from == kind) {
-                    self.effect(c, Piece { army, kind: to }.code());
+        if let Some(d) = &variant.rules.dropout {
+            if self.army_in_game(army) {
+                for c in self.army_cells[army as usize].iter() {
+                    let kind = kind_of(self.board[c as usize]);
+                    if let Some(&(_, to)) = d.promote.iter().find(|&&(from, _)| from == kind) {
+                        self.effect(c, Piece { army, kind: to }.code());
+                    }
                 }
+            } else if d.remove_army {
+                self.remove_army(army);
             }
         }
         self.pass_turn();
     }
 
+    /// Does a player still in the game move this army?
+    fn army_in_game(&self, army: u8) -> bool {
+        self.players_in().any(|p| self.variant.players[p].army == army)
+    }
+
+    /// Takes every piece of an army off the board (recorded for `unmake`).
+    fn remove_army(&mut self, army: u8) {
+        for c in self.army_cells[army as usize].iter() {
+            self.effect(c, 0);
+        }
+    }
+
     /// After a move: players whose royal piece the next player could
     /// capture, and players with no piece left, are out; the army of an
-    /// eliminated player leaves the board.
+    /// eliminated player leaves the board. All are judged on the position
+    /// the move left, before any army is removed.
     fn eliminate(&mut self, rule: crate::variant::Elimination) {
         let me = self.to_move;
         let next = self.next_player(me) as usize;
         let n = self.variant.players.len() as u8;
+        let mut dead = [0u8; MAX_PLAYERS];
+        let mut n_dead = 0;
         for q in 0..n {
             if q == me || q as usize == next || self.out >> q & 1 != 0 {
                 continue;
             }
             let army = self.variant.players[q as usize].army;
-            let dead = if self.army_cells[army as usize].is_empty() {
+            let gone = if self.army_cells[army as usize].is_empty() {
                 rule.empty_army
             } else {
                 rule.capturable_royal
@@ -420,23 +436,21 @@ impl Position {
                         .royal_cells(army)
                         .is_some_and(|r| r.iter().any(|c| self.is_attacked_by(c, next)))
             };
-            if dead {
-                self.set_out(q);
-                self.halfmove = 0;
-                if !self
-                    .players_in()
-                    .any(|p| self.variant.players[p].army == army)
-                {
-                    for c in self.army_cells[army as usize].iter() {
-                        self.effect(c, 0);
-                    }
-                }
+            if gone {
+                dead[n_dead] = q;
+                n_dead += 1;
             }
         }
-        if rule.empty_army {
-            let army = self.variant.players[next].army;
-            if self.army_cells[army as usize].is_empty() {
-                self.set_out(next as u8);
+        if rule.empty_army && self.army_cells[self.variant.players[next].army as usize].is_empty() {
+            dead[n_dead] = next as u8;
+            n_dead += 1;
+        }
+        for &q in &dead[..n_dead] {
+            self.set_out(q);
+            self.halfmove = 0;
+            let army = self.variant.players[q as usize].army;
+            if !self.army_in_game(army) {
+                self.remove_army(army);
             }
         }
     }

@@ -154,6 +154,10 @@ pub struct DropoutDef {
     /// army's pieces change type: pairs `FROM:TO` (e.g. `S:Q P:W`).
     #[serde(default)]
     pub promote: String,
+    /// When no player of the army remains, its pieces leave the board
+    /// (Mini Fivequarters); otherwise they stay as they are (Avon).
+    #[serde(default)]
+    pub remove_army: bool,
 }
 
 #[derive(Debug, Deserialize)]

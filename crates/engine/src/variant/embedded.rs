@@ -15,6 +15,15 @@ pub const FILES: &[(&str, &str)] = &[
         include_str!("../../../../variants/caissa-britannia.toml"),
     ),
     ("avon", include_str!("../../../../variants/avon.toml")),
+    ("ariana", include_str!("../../../../variants/ariana.toml")),
+    ("diana", include_str!("../../../../variants/diana.toml")),
+    ("electra", include_str!("../../../../variants/electra.toml")),
+    (
+        "los-alamos",
+        include_str!("../../../../variants/los-alamos.toml"),
+    ),
+    ("minerva", include_str!("../../../../variants/minerva.toml")),
+    ("sylvia", include_str!("../../../../variants/sylvia.toml")),
 ];
 
 /// Names of the embedded variants.

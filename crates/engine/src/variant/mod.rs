@@ -120,6 +120,8 @@ pub struct PerPlayerCells {
 pub struct Dropout {
     /// Type changes of the army when its remaining player takes over.
     pub promote: Vec<(PieceType, PieceType)>,
+    /// The army leaves the board when its last player drops out.
+    pub remove_army: bool,
 }
 
 /// Removal of players during the game.
@@ -153,6 +155,9 @@ pub struct DoubleStep {
     pub pieces: TypeMask,
     /// Per player: cells from which the double step is allowed.
     pub from: [CellSet; MAX_PLAYERS],
+    /// Types whose own moves already include the double step (a `DD` or
+    /// `fR` pawn): the generator marks that move instead of adding a twin.
+    pub twins: TypeMask,
 }
 
 /// Promotion on reaching a zone.
@@ -547,6 +552,7 @@ impl Compiler {
                 Some(DoubleStep {
                     pieces: types("rules.double_step.pieces", &d.pieces)?,
                     from,
+                    twins: 0,
                 })
             }
         };
@@ -738,7 +744,10 @@ impl Compiler {
                     };
                     promote.push((one(a)?, one(b)?));
                 }
-                Some(Dropout { promote })
+                Some(Dropout {
+                    promote,
+                    remove_army: d.remove_army,
+                })
             }
         };
         let elimination = r
@@ -755,6 +764,12 @@ impl Compiler {
                 "needs rules.royal to say which pieces are royal",
             ));
         }
+        let double_step = double_step.map(|mut d| {
+            d.twins = (0..pieces.len())
+                .filter(|&t| d.pieces >> t & 1 != 0 && pieces[t].atoms.iter().any(reaches_double_step))
+                .fold(0, |m, t| m | 1 << t);
+            d
+        });
         let rules = Rules {
             royal,
             double_step,
@@ -849,4 +864,14 @@ impl Compiler {
         }
         Ok(variant)
     }
+}
+
+/// Can a quiet move of this atom go two cells straight forward?
+fn reaches_double_step(a: &crate::betza::Atom) -> bool {
+    a.modes.quiet
+        && match a.reach {
+            crate::betza::Reach::Leap => a.vectors.contains(&(0, 2)),
+            crate::betza::Reach::Ride { max } => a.vectors.contains(&(0, 1)) && max != 1,
+            crate::betza::Reach::Hop => false,
+        }
 }
