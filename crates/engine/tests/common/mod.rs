@@ -8,6 +8,8 @@
 use quadrille_engine::{embedded, Position, Variant};
 use std::sync::Arc;
 
+pub mod avon_ref;
+
 /// An embedded variant.
 pub fn variant(name: &str) -> Arc<Variant> {
     embedded::variant(name).unwrap_or_else(|e| panic!("variant {name}: {e}"))
