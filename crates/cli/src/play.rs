@@ -1,25 +1,47 @@
 //! `play`: a game at the terminal between humans and random movers.
 
 use crate::board;
-use quadrille_engine::Position;
+use quadrille_engine::{EndReason, MoveKind, Position};
 use std::io::{self, BufRead, Write};
 
-const HELP: &str =
-    "Enter a move like e2e4 (promotion: e7e8q). Commands: moves, undo, fen, help, quit.";
+const HELP: &str = "Enter a move like e2e4 (promotion: e7e8q; castling: the king's move, e1g1). \
+Commands: moves, undo, fen, help, quit.";
+
+/// The reason a game ended, in words ("NoProgress" -> "no progress").
+fn reason_words(r: EndReason) -> String {
+    let mut s = String::new();
+    for c in format!("{r:?}").chars() {
+        if c.is_ascii_uppercase() && !s.is_empty() {
+            s.push(' ');
+        }
+        s.push(c.to_ascii_lowercase());
+    }
+    s
+}
 
 pub fn run(mut p: Position, random: &[char], seed: Option<u64>) -> Result<(), String> {
     let v = p.variant().clone();
     for t in random {
         if !v.players.iter().any(|pl| pl.tag == *t) {
-            return Err(format!("--random: `{t}` is not a player tag of {}", v.name));
+            let tags: Vec<String> = v.players.iter().map(|pl| pl.tag.to_string()).collect();
+            return Err(format!(
+                "--random: `{t}` is not a player tag of {} (tags: {})",
+                v.name,
+                tags.join(", ")
+            ));
         }
     }
     let mut rng = seed.map(fastrand::Rng::with_seed).unwrap_or_default();
     let stdin = io::stdin();
     let mut lines = stdin.lock().lines();
-    println!("{HELP}");
+    outln!("{HELP}");
+    // Draw the board only when the position changed.
+    let mut redraw = true;
     loop {
-        print!("\n{}", board::draw(&p));
+        if redraw {
+            out!("\n{}", board::draw(&p));
+        }
+        redraw = true;
         if let Some(o) = p.outcome() {
             let names = |ps: &[usize]| {
                 ps.iter()
@@ -27,65 +49,73 @@ pub fn run(mut p: Position, random: &[char], seed: Option<u64>) -> Result<(), St
                     .collect::<Vec<_>>()
                     .join(", ")
             };
+            let why = reason_words(o.reason);
             if o.is_draw() {
-                println!("Game over: draw ({:?}).", o.reason);
+                outln!("Game over: draw ({why}).");
             } else {
-                println!("Game over: {} wins ({:?}).", names(o.winners()), o.reason);
+                outln!("Game over: {} wins ({why}).", names(o.winners()));
             }
             if v.players.len() > 2 {
                 for (place, group) in o.ranking.iter().enumerate() {
-                    println!("  {}. {}", place + 1, names(group));
+                    outln!("  {}. {}", place + 1, names(group));
                 }
             }
             return Ok(());
         }
         let player = &v.players[p.to_move()];
-        // A player without a legal move drops out: nothing to ask.
         let moves = p.legal_moves();
-        if moves.len() == 1 && moves.as_slice()[0].kind == quadrille_engine::MoveKind::DropOut {
-            println!("{} has no legal move and drops out.", player.name);
+        if moves.is_empty() {
+            // The variant's rules give no result here (no drop-out rule);
+            // nobody can move, so the game cannot go on.
+            outln!("{} has no legal move; the game stops here.", player.name);
+            return Ok(());
+        }
+        // A player without a legal move drops out: nothing to ask.
+        if moves.len() == 1 && moves.as_slice()[0].kind == MoveKind::DropOut {
+            outln!("{} has no legal move and drops out.", player.name);
             p.make(moves.as_slice()[0]);
             continue;
         }
         if random.contains(&player.tag) {
-            let moves = p.legal_moves();
             let m = moves.as_slice()[rng.usize(..moves.len())];
-            println!("{} plays {}", player.name, p.move_to_string(m));
+            outln!("{} plays {}", player.name, p.move_to_string(m));
             p.make(m);
             continue;
         }
-        print!("{}> ", player.name);
+        out!("{}> ", player.name);
         io::stdout().flush().map_err(|e| e.to_string())?;
         let Some(line) = lines.next() else {
+            // End of input: leave the game where it stands.
+            outln!();
             return Ok(());
         };
         let line = line.map_err(|e| e.to_string())?;
+        redraw = false;
         match line.trim() {
             "" => {}
             "quit" | "exit" => return Ok(()),
-            "help" => println!("{HELP}"),
-            "fen" => println!("{p}"),
+            "help" => outln!("{HELP}"),
+            "fen" => outln!("{p}"),
             "moves" => {
-                let moves = p.legal_moves();
                 let list: Vec<String> = moves.iter().map(|&m| p.move_to_string(m)).collect();
-                println!("{}", list.join(" "));
+                outln!("{}", list.join(" "));
             }
             "undo" => {
                 if p.ply() == 0 {
-                    println!("nothing to undo");
+                    outln!("nothing to undo");
                 } else {
                     p.unmake();
                     // Undo the random movers' replies too, back to a human.
                     while p.ply() > 0 && random.contains(&v.players[p.to_move()].tag) {
                         p.unmake();
                     }
+                    redraw = true;
                 }
             }
-            text => {
-                if let Err(e) = p.play(text) {
-                    println!("{e}");
-                }
-            }
+            text => match p.play(text) {
+                Ok(_) => redraw = true,
+                Err(e) => outln!("{e} (type `moves` for the legal moves)"),
+            },
         }
     }
 }

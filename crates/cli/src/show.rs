@@ -1,27 +1,82 @@
 //! `show`: a variant's board, setup, pieces and rule modules in words.
 
 use crate::board;
-use quadrille_engine::{betza, Variant};
+use quadrille_engine::{betza, CellSet, Geometry, Variant};
+use std::fmt::Write;
 use std::sync::Arc;
+
+/// A cell set written as rectangles, e.g. `a0-h4` or `a8-h8 b7`.
+fn cells(g: &Geometry, set: &CellSet) -> String {
+    if set.is_empty() {
+        return "none".into();
+    }
+    // Runs of consecutive cells per rank, merged upwards while the rank
+    // above has the same run.
+    let runs = |r: u8| -> Vec<(u8, u8)> {
+        let mut v = Vec::new();
+        let mut f = 0;
+        while f < g.files {
+            if set.contains(r * g.files + f) {
+                let start = f;
+                while f + 1 < g.files && set.contains(r * g.files + f + 1) {
+                    f += 1;
+                }
+                v.push((start, f));
+            }
+            f += 1;
+        }
+        v
+    };
+    let all: Vec<Vec<(u8, u8)>> = (0..g.ranks).map(runs).collect();
+    let mut out = Vec::new();
+    for (r, list) in all.iter().enumerate() {
+        for &run in list {
+            // Already covered by the same run one rank lower.
+            if r > 0 && all[r - 1].contains(&run) {
+                continue;
+            }
+            let mut top = r;
+            while top + 1 < all.len() && all[top + 1].contains(&run) {
+                top += 1;
+            }
+            let (a, b) = (r as u8 * g.files + run.0, top as u8 * g.files + run.1);
+            out.push(if a == b {
+                g.name(a)
+            } else {
+                format!("{}-{}", g.name(a), g.name(b))
+            });
+        }
+    }
+    out.join(" ")
+}
 
 pub fn describe(v: &Arc<Variant>) -> String {
     let g = &v.geometry;
     let mut s = format!("{} ({})\n{}\n\n", v.title, v.name, v.description);
     s += &format!(
-        "Board: {} files x {} ranks (ranks from {}), {} cells\n",
+        "Board: {} files x {} ranks (ranks from {}), {} cells: {}\n",
         g.files,
         g.ranks,
         g.first_rank,
-        g.cells.len()
+        g.cells.len(),
+        cells(g, &g.cells)
     );
-    s += "Players in turn order:";
+    s += "Players in turn order:\n";
     for p in &v.players {
-        s += &format!(
-            " {} [{}, army {}, forward {:?}]",
-            p.name, p.tag, v.armies[p.army as usize].name, p.forward
+        let _ = write!(
+            s,
+            "  {} [tag {}, army {}, forward {}",
+            p.name,
+            p.tag,
+            v.armies[p.army as usize].name,
+            format!("{:?}", p.forward).to_lowercase()
         );
+        if !p.home.is_empty() {
+            let _ = write!(s, ", home {}", cells(g, &p.home));
+        }
+        s += "]\n";
     }
-    s += "\n\nSetup:\n";
+    s += "\nSetup:\n";
     s += &board::draw(&v.start());
     s += &format!("{}\n\nPieces:\n", v.setup);
     for p in &v.pieces {
@@ -40,6 +95,7 @@ pub fn describe(v: &Arc<Variant>) -> String {
             .map(|(_, p)| p.letter)
             .collect()
     };
+    let player_name = |i: usize| v.players[i].name.as_str();
     if let Some(royal) = &r.royal {
         for (i, a) in v.armies.iter().enumerate() {
             s += &format!(
@@ -51,6 +107,16 @@ pub fn describe(v: &Arc<Variant>) -> String {
         if royal.no_passing_attacked {
             s += "  a royal piece may not pass over an attacked cell\n";
         }
+        if royal.attackers == quadrille_engine::variant::Attackers::Next {
+            s += "  only the next player to move threatens royal pieces\n";
+        }
+    }
+    if let Some(types) = r.royal_presence {
+        let _ = writeln!(
+            s,
+            "  no check; a move must leave one of {} of the mover's army in the mover's home",
+            letters(types)
+        );
     }
     if let Some(d) = &r.double_step {
         s += &format!("  double step for {}", letters(d.pieces));
@@ -86,14 +152,87 @@ pub fn describe(v: &Arc<Variant>) -> String {
             if p.liberate {
                 s += &format!(" or a captured type (not {})", letters(p.liberate_exclude));
             }
+            let _ = write!(s, " on {}", cells(g, &p.zone[i]));
+            if !p.optional_zone[i].is_empty() {
+                let _ = write!(s, " (optional on {})", cells(g, &p.optional_zone[i]));
+            }
             s.push('\n');
         }
     }
+    let paths = &r.paths;
+    if paths.home_moves {
+        s += "  while a partner is in the game, a move must start or end in the mover's home\n";
+    }
+    for b in &paths.boundaries {
+        let _ = writeln!(
+            s,
+            "  a path touching both {} and {} must touch each inside {}",
+            cells(g, &b.sides[0]),
+            cells(g, &b.sides[1]),
+            cells(g, &b.require)
+        );
+    }
+    if let Some(c) = &paths.camps {
+        let camps: Vec<String> = c.camps.iter().map(|x| cells(g, x)).collect();
+        let _ = writeln!(
+            s,
+            "  camps {}: from one camp to another only by a slide over {}",
+            camps.join(", "),
+            cells(g, &c.via)
+        );
+    }
+    for (rule, list) in [
+        ("may not capture onto", &paths.no_capture_into),
+        ("must end their moves on", &paths.confine),
+    ] {
+        for d in list {
+            for i in 0..v.players.len() {
+                let _ = writeln!(
+                    s,
+                    "  {} of {} {rule} {}",
+                    letters(d.pieces),
+                    player_name(i),
+                    cells(g, &d.cells[i])
+                );
+            }
+        }
+    }
+    if let Some(d) = &r.dropout {
+        s += "  a player without a legal move drops out";
+        if !d.promote.is_empty() {
+            let pairs: Vec<String> = d
+                .promote
+                .iter()
+                .map(|&(a, b)| format!("{}->{}", letters(1 << a), letters(1 << b)))
+                .collect();
+            let _ = write!(
+                s,
+                "; a partner takes over the army with {}",
+                pairs.join(" ")
+            );
+        }
+        if d.remove_army {
+            s += "; an army without players leaves the board";
+        }
+        s.push('\n');
+    }
+    if r.elimination.capturable_royal {
+        s += "  after each move, a player whose royal piece the next player could capture is out\n";
+    }
+    if r.elimination.empty_army {
+        s += "  a player whose army has no piece left is out\n";
+    }
     s += &format!(
-        "  stalemate: {:?}; repetition: {}; no progress: {} moves per player{}\n",
-        r.stalemate,
-        r.repetition,
-        r.no_progress_moves,
+        "  stalemate: {}; repetition: {}; no progress: {}{}\n",
+        format!("{:?}", r.stalemate).to_lowercase(),
+        match r.repetition {
+            0 | 1 => "off".to_string(),
+            n => format!("{n}-fold"),
+        },
+        match r.no_progress_moves {
+            0 => "off".to_string(),
+            n => format!("{n} moves per player"),
+        },
         if r.bare_royals_draw {
             "; bare royals draw"
         } else {

@@ -29,7 +29,15 @@ struct Pusher<'a, const PATHS: bool> {
 impl<const PATHS: bool> Pusher<'_, PATHS> {
     /// `passed`: the cells a slide or hop crosses before `to`.
     #[inline(always)]
-    fn push(&self, list: &mut MoveList, to: Cell, kind: MoveKind, passed: &[Cell], slides: bool, capture: bool) {
+    fn push(
+        &self,
+        list: &mut MoveList,
+        to: Cell,
+        kind: MoveKind,
+        passed: &[Cell],
+        slides: bool,
+        capture: bool,
+    ) {
         if PATHS || self.promoting.is_some_and(|z| z.contains(to)) {
             self.pos
                 .push_special(list, self.site, to, kind, passed, slides, capture);
@@ -86,7 +94,14 @@ impl Position {
 
     /// Under the path rules (camps, boundaries, ...): may the piece on
     /// `from` of `player` capture on `to` over `passed`?
-    fn capture_allowed(&self, player: usize, from: Cell, passed: &[Cell], to: Cell, slides: bool) -> bool {
+    fn capture_allowed(
+        &self,
+        player: usize,
+        from: Cell,
+        passed: &[Cell],
+        to: Cell,
+        slides: bool,
+    ) -> bool {
         let kind = kind_of(self.board[from as usize]);
         self.path_allowed(player, false, kind, from, passed, to, slides, true)
     }
@@ -120,7 +135,10 @@ impl Position {
                 continue;
             }
             let bit = self.type_bit(ray[i], army);
-            if (bit & l.slide != 0 || l.limited.iter().any(|&(m, r)| bit & m != 0 && i < r as usize))
+            if (bit & l.slide != 0
+                || l.limited
+                    .iter()
+                    .any(|&(m, r)| bit & m != 0 && i < r as usize))
                 && (!PATHS || self.capture_allowed(player, ray[i], &ray[..i], cell, true))
             {
                 return true;
@@ -435,11 +453,25 @@ impl Position {
                             let target = self.board[to as usize];
                             if target == 0 {
                                 if ray.quiet {
-                                    pusher.push(list, to, MoveKind::Normal, &cells[..i], true, false);
+                                    pusher.push(
+                                        list,
+                                        to,
+                                        MoveKind::Normal,
+                                        &cells[..i],
+                                        true,
+                                        false,
+                                    );
                                 }
                             } else {
                                 if ray.capture && hostile(target) {
-                                    pusher.push(list, to, MoveKind::Normal, &cells[..i], true, true);
+                                    pusher.push(
+                                        list,
+                                        to,
+                                        MoveKind::Normal,
+                                        &cells[..i],
+                                        true,
+                                        true,
+                                    );
                                 }
                                 break;
                             }
@@ -453,11 +485,25 @@ impl Position {
                                 screen = target != 0;
                             } else if target == 0 {
                                 if ray.quiet {
-                                    pusher.push(list, to, MoveKind::Normal, &cells[..i], true, false);
+                                    pusher.push(
+                                        list,
+                                        to,
+                                        MoveKind::Normal,
+                                        &cells[..i],
+                                        true,
+                                        false,
+                                    );
                                 }
                             } else {
                                 if ray.capture && hostile(target) {
-                                    pusher.push(list, to, MoveKind::Normal, &cells[..i], true, true);
+                                    pusher.push(
+                                        list,
+                                        to,
+                                        MoveKind::Normal,
+                                        &cells[..i],
+                                        true,
+                                        true,
+                                    );
                                 }
                                 break;
                             }
@@ -477,14 +523,21 @@ impl Position {
                                 // make that one the double step, no twin.
                                 let own = d.twins >> kind & 1 != 0
                                     && list.as_mut_slice()[first..]
-                                    .iter_mut()
-                                    .filter(|m| m.to == to && m.kind == MoveKind::Normal)
-                                    .fold(false, |_, m| {
-                                        m.kind = MoveKind::DoubleStep;
-                                        true
-                                    });
+                                        .iter_mut()
+                                        .filter(|m| m.to == to && m.kind == MoveKind::Normal)
+                                        .fold(false, |_, m| {
+                                            m.kind = MoveKind::DoubleStep;
+                                            true
+                                        });
                                 if !own {
-                                    pusher.push(list, to, MoveKind::DoubleStep, &[mid], true, false);
+                                    pusher.push(
+                                        list,
+                                        to,
+                                        MoveKind::DoubleStep,
+                                        &[mid],
+                                        true,
+                                        false,
+                                    );
                                 }
                             }
                         }
@@ -645,12 +698,14 @@ impl Position {
             return;
         };
         let passing = royal.no_passing_attacked;
+        let no_royal_capture = royal.attackers == Attackers::Enemies;
         let army = self.army_to_move();
         let Some(royals) = self.royal_cells(army) else {
             list.clear();
             return;
         };
         let attackers = self.royal_attackers();
+        let hostile_after = self.variant.hostile_players[army as usize];
         let fast = !royals.iter().any(|c| self.attacked_by_set(c, attackers));
         let (leave, enter) = if fast {
             self.exposure_cells(army, royals, attackers)
@@ -658,10 +713,32 @@ impl Position {
             (CellSet::EMPTY, CellSet::EMPTY)
         };
         let lone_royal = royals.len() == 1;
+        // Under elimination a capture of a royal piece or of an army's last
+        // piece puts its player out at once and may change who moves next
+        // (the attacker): such moves take the full test.
+        let next_only = royal.attackers == Attackers::Next;
+        let decisive = if next_only {
+            self.decisive_cells(army)
+        } else {
+            CellSet::EMPTY
+        };
         list.retain(|m| {
-            let simple = matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep);
+            let simple = matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
+                && !decisive.contains(m.to);
             let quiet_path = fast && simple && !leave.contains(m.from) && !enter.contains(m.to);
             if royals.contains(m.from) {
+                // A royal piece never takes an enemy royal piece ("a Queen
+                // may never capture the other Queen"): only a set-up
+                // position can offer it.
+                let t = self.board[m.to as usize];
+                if no_royal_capture
+                    && t != 0
+                    && self
+                        .royal_cells(army_of(t))
+                        .is_some_and(|r| r.contains(m.to))
+                {
+                    return false;
+                }
                 if simple && (lone_royal || quiet_path) {
                     return self.royal_step_safe(m.from, m.to, attackers, passing);
                 }
@@ -672,10 +749,36 @@ impl Position {
                 return true;
             }
             self.make(m);
-            let exposed = self.royal_exposed(army, attackers);
+            // After the move the player to move is the next player still
+            // in: the one who threatens under `attackers = "next"`.
+            let after = if next_only {
+                hostile_after & 1 << self.to_move
+            } else {
+                attackers
+            };
+            let exposed = self.royal_exposed(army, after);
             self.unmake();
             !exposed
         });
+    }
+
+    /// Cells of the pieces whose capture puts their player out at once:
+    /// the royal pieces of other armies and the last piece of an army.
+    fn decisive_cells(&self, army: u8) -> CellSet {
+        let mut set = CellSet::EMPTY;
+        for a in 0..self.variant.armies.len() as u8 {
+            if a == army {
+                continue;
+            }
+            let cells = self.army_cells[a as usize];
+            if cells.len() == 1 {
+                set = set.union(&cells);
+            }
+            if let Some(r) = self.royal_cells(a) {
+                set = set.union(&r);
+            }
+        }
+        set
     }
 
     /// Keeps the moves after which a royal piece of the mover's army stands

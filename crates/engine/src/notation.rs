@@ -49,10 +49,16 @@ impl Position {
         let g = &v.geometry;
         let t = text.trim();
         if t.eq_ignore_ascii_case(DROP_OUT) {
-            return if self.legal_moves().iter().any(|m| m.kind == MoveKind::DropOut) {
+            return if self
+                .legal_moves()
+                .iter()
+                .any(|m| m.kind == MoveKind::DropOut)
+            {
                 Ok(Move::DROP_OUT)
             } else {
-                Err(e("a player drops out only when they have no legal move".into()))
+                Err(e(
+                    "a player drops out only when they have no legal move".into()
+                ))
             };
         }
         let (from, n1) = g

@@ -104,7 +104,11 @@ impl Position {
             .map(|u| u.to_move as usize)
             .filter(|&p| !self.is_out(p));
         let mut ranking: Vec<Vec<usize>> = last_mover.map(|p| vec![p]).into_iter().collect();
-        ranking.extend(self.players_in().filter(|&p| Some(p) != last_mover).map(|p| vec![p]));
+        ranking.extend(
+            self.players_in()
+                .filter(|&p| Some(p) != last_mover)
+                .map(|p| vec![p]),
+        );
         ranking.extend(self.out_last_first());
         Outcome {
             ranking,

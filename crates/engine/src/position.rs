@@ -398,12 +398,17 @@ impl Position {
                 self.remove_army(army);
             }
         }
+        let elimination = self.variant.rules.elimination;
+        if elimination.capturable_royal || elimination.empty_army {
+            self.eliminate(elimination);
+        }
         self.pass_turn();
     }
 
     /// Does a player still in the game move this army?
     fn army_in_game(&self, army: u8) -> bool {
-        self.players_in().any(|p| self.variant.players[p].army == army)
+        self.players_in()
+            .any(|p| self.variant.players[p].army == army)
     }
 
     /// Takes every piece of an army off the board (recorded for `unmake`).
@@ -413,43 +418,55 @@ impl Position {
         }
     }
 
-    /// After a move: players whose royal piece the next player could
-    /// capture, and players with no piece left, are out; the army of an
-    /// eliminated player leaves the board. All are judged on the position
-    /// the move left, before any army is removed.
+    /// After a move (a drop-out included): first, players whose army is
+    /// gone (`empty_army`) or whose royal type was captured
+    /// (`capturable_royal`) are out at once; then every player whose royal
+    /// piece the next player still in could capture is checkmated. The
+    /// checkmates are judged together on the position the move left, and
+    /// the armies of the players out leave the board afterwards.
     fn eliminate(&mut self, rule: crate::variant::Elimination) {
         let me = self.to_move;
-        let next = self.next_player(me) as usize;
         let n = self.variant.players.len() as u8;
         let mut dead = [0u8; MAX_PLAYERS];
         let mut n_dead = 0;
-        for q in 0..n {
-            if q == me || q as usize == next || self.out >> q & 1 != 0 {
-                continue;
-            }
+        for q in (0..n).filter(|&q| q != me && self.out >> q & 1 == 0) {
             let army = self.variant.players[q as usize].army;
-            let gone = if self.army_cells[army as usize].is_empty() {
-                rule.empty_army
-            } else {
-                rule.capturable_royal
-                    && self
-                        .royal_cells(army)
-                        .is_some_and(|r| r.iter().any(|c| self.is_attacked_by(c, next)))
-            };
+            let gone = (rule.empty_army && self.army_cells[army as usize].is_empty())
+                || (rule.capturable_royal && self.royal_cells(army).is_none());
             if gone {
                 dead[n_dead] = q;
                 n_dead += 1;
             }
         }
-        if rule.empty_army && self.army_cells[self.variant.players[next].army as usize].is_empty() {
-            dead[n_dead] = next as u8;
-            n_dead += 1;
+        self.put_out(&dead[..n_dead]);
+        if !rule.capturable_royal {
+            return;
         }
-        for &q in &dead[..n_dead] {
+        let next = self.next_player(me);
+        n_dead = 0;
+        for q in (0..n).filter(|&q| q != me && q != next && self.out >> q & 1 == 0) {
+            let army = self.variant.players[q as usize].army;
+            let mated = self
+                .royal_cells(army)
+                .is_some_and(|r| r.iter().any(|c| self.is_attacked_by(c, next as usize)));
+            if mated {
+                dead[n_dead] = q;
+                n_dead += 1;
+            }
+        }
+        self.put_out(&dead[..n_dead]);
+    }
+
+    /// Puts players out of the game; the army of each leaves the board
+    /// unless another player still moves it.
+    fn put_out(&mut self, players: &[u8]) {
+        for &q in players {
             self.set_out(q);
             self.halfmove = 0;
+        }
+        for &q in players {
             let army = self.variant.players[q as usize].army;
-            if !self.army_in_game(army) {
+            if !self.army_in_game(army) && !self.army_cells[army as usize].is_empty() {
                 self.remove_army(army);
             }
         }

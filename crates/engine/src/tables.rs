@@ -194,6 +194,7 @@ impl Tables {
                             }
                         }
                     }
+                    t.drop_covered_rays(begin as usize);
                     t.piece_rays[(ti * 4 + o as usize) * n + c] = (begin, t.rays.len() as u32);
                 }
             }
@@ -310,6 +311,53 @@ impl Tables {
         t.zobrist_ep = (0..n).map(|_| splitmix(&mut seed)).collect();
         debug_assert!(pieces.len() <= MAX_TYPES);
         Ok(t)
+    }
+
+    /// Overlapping atoms (`WR`, `KQ`, `mRcR2`...) would give the same move
+    /// twice. Among the rays of one piece on one cell from `begin` on,
+    /// takes from each ray the modes of every other ray that reaches all
+    /// its cells as easily, and drops rays left with no mode.
+    fn drop_covered_rays(&mut self, begin: usize) {
+        let n = self.rays.len() - begin;
+        for i in 0..n {
+            for j in 0..n {
+                let (a, b) = (self.rays[begin + i], self.rays[begin + j]);
+                if i != j && (b.quiet || b.capture) && self.covers(&b, &a) {
+                    let r = &mut self.rays[begin + i];
+                    r.quiet &= !b.quiet;
+                    r.capture &= !b.capture;
+                }
+            }
+        }
+        let mut k = begin;
+        for i in begin..self.rays.len() {
+            if self.rays[i].quiet || self.rays[i].capture {
+                self.rays[k] = self.rays[i];
+                k += 1;
+            }
+        }
+        self.rays.truncate(k);
+    }
+
+    /// Does ray `b` reach every cell of ray `a` under conditions no harder
+    /// than `a`'s?
+    fn covers(&self, b: &Ray, a: &Ray) -> bool {
+        let first = |r: &Ray| self.cells[r.start as usize];
+        let lame = |r: &Ray| &self.cells[r.lame_start as usize..][..r.lame_len as usize];
+        match (a.travel, b.travel) {
+            // A leap is reached by an unobstructed leap or the first cell
+            // of a slide, neither needing more empty cells than it does.
+            (Travel::Leap, Travel::Leap) => {
+                first(a) == first(b) && (b.lame_len == 0 || lame(a) == lame(b))
+            }
+            (Travel::Leap, Travel::Slide) => first(a) == first(b),
+            (Travel::Slide, Travel::Leap) => a.len == 1 && b.lame_len == 0 && first(a) == first(b),
+            // The same line (same first cell), at least as far.
+            (Travel::Slide, Travel::Slide) | (Travel::Hop, Travel::Hop) => {
+                a.start == b.start && b.len >= a.len
+            }
+            _ => false,
+        }
     }
 
     fn vector_id(&mut self, v: (i32, i32)) -> usize {

@@ -94,7 +94,11 @@ fn own_half_while_both_teammates_play() {
     // White 0-4 may only move it to the low half: down the a-file and the
     // knight jump to b4.
     let mut p = avon(&pieces, 'w', "");
-    assert_moves(&mut p, "a6", &["a6a0", "a6a1", "a6a2", "a6a3", "a6a4", "a6b4"]);
+    assert_moves(
+        &mut p,
+        "a6",
+        &["a6a0", "a6a1", "a6a2", "a6a3", "a6a4", "a6b4"],
+    );
     // White 5-9 moves it anywhere: the move starts on its half. The rank
     // crosses the d/e line on rank 6, inside ranks 2-7.
     let mut p = avon(&pieces, 'x', "");
@@ -102,8 +106,8 @@ fn own_half_while_both_teammates_play() {
         &mut p,
         "a6",
         &[
-            "a6a0", "a6a1", "a6a2", "a6a3", "a6a4", "a6a5", "a6a7", "a6a8", "a6b4", "a6b6", "a6b8", "a6c5", "a6c6",
-            "a6c7", "a6d6", "a6e6", "a6f6", "a6g6", "a6h6",
+            "a6a0", "a6a1", "a6a2", "a6a3", "a6a4", "a6a5", "a6a7", "a6a8", "a6b4", "a6b6", "a6b8",
+            "a6c5", "a6c6", "a6c7", "a6d6", "a6e6", "a6f6", "a6g6", "a6h6",
         ],
     );
     // Once White 5-9 is out, White 0-4 has total control.
@@ -112,8 +116,8 @@ fn own_half_while_both_teammates_play() {
         &mut p,
         "a6",
         &[
-            "a6a0", "a6a1", "a6a2", "a6a3", "a6a4", "a6a5", "a6a7", "a6a8", "a6b4", "a6b6", "a6b8", "a6c5", "a6c6",
-            "a6c7", "a6d6", "a6e6", "a6f6", "a6g6", "a6h6",
+            "a6a0", "a6a1", "a6a2", "a6a3", "a6a4", "a6a5", "a6a7", "a6a8", "a6b4", "a6b6", "a6b8",
+            "a6c5", "a6c6", "a6c7", "a6d6", "a6e6", "a6f6", "a6g6", "a6h6",
         ],
     );
 }
@@ -124,7 +128,13 @@ fn boundary_examples_from_the_page() {
     // c0-f3 passes d1 and e2: nothing on the d side within ranks 2-7, so
     // the whole diagonal beyond d1 is closed.
     let mut p = avon(&with_royals(&[("c1", 'B'), ("c0", 'B')]), 'w', "");
-    assert_moves(&mut p, "c1", &["c1a3", "c1b0", "c1b2", "c1d0", "c1d2", "c1e3", "c1f4", "c1g5", "c1h6"]);
+    assert_moves(
+        &mut p,
+        "c1",
+        &[
+            "c1a3", "c1b0", "c1b2", "c1d0", "c1d2", "c1e3", "c1f4", "c1g5", "c1h6",
+        ],
+    );
     assert_moves(&mut p, "c0", &["c0a2", "c0b1", "c0d1"]);
 }
 
@@ -136,7 +146,9 @@ fn boundary_for_leapers_uses_both_ends() {
     assert_moves(
         &mut p,
         "d2",
-        &["d2b1", "d2b2", "d2b3", "d2c0", "d2c4", "d2d0", "d2d4", "d2e4", "d2f2", "d2f3"],
+        &[
+            "d2b1", "d2b2", "d2b3", "d2c0", "d2c4", "d2d0", "d2d4", "d2e4", "d2f2", "d2f3",
+        ],
     );
     // On d1 its own end is outside ranks 2-7: no crossing at all.
     let mut p = avon(&with_royals(&[("d1", 'A')]), 'w', "");
@@ -147,7 +159,9 @@ fn boundary_for_leapers_uses_both_ends() {
     assert_moves(
         &mut p,
         "d7",
-        &["d7b6", "d7b7", "d7b8", "d7c5", "d7c9", "d7d5", "d7d9", "d7e5", "d7f6", "d7f7"],
+        &[
+            "d7b6", "d7b7", "d7b8", "d7c5", "d7c9", "d7d5", "d7d9", "d7e5", "d7f6", "d7f7",
+        ],
     );
 }
 
@@ -160,7 +174,9 @@ fn forward_is_the_movers_direction() {
     assert_moves(
         &mut p,
         "e3",
-        &["e3d4", "e3e4", "e3e5", "e3e6", "e3e7", "e3e8", "e3e9", "e3f4"],
+        &[
+            "e3d4", "e3e4", "e3e5", "e3e6", "e3e7", "e3e8", "e3e9", "e3f4",
+        ],
     );
     // After e3-e6 White 0-4 can no longer move it (it can only go further
     // north, off its half); White 5-9 moves it south, back over the River.
@@ -169,7 +185,9 @@ fn forward_is_the_movers_direction() {
     assert_moves(
         &mut p,
         "e6",
-        &["e6d5", "e6e0", "e6e1", "e6e2", "e6e3", "e6e4", "e6e5", "e6f5"],
+        &[
+            "e6d5", "e6e0", "e6e1", "e6e2", "e6e3", "e6e4", "e6e5", "e6f5",
+        ],
     );
     play_all(&mut p, &["a9b9", "a0b0"]);
     assert_eq!(p.to_move(), 0);
@@ -189,7 +207,12 @@ fn pawn_becomes_a_wazir_on_crossing_the_river() {
     let mut p = avon(&with_royals(&[("c5", 'P')]), 'x', "");
     assert_moves(&mut p, "c5", &["c5c4w"]);
     p.play("c5c4w").unwrap();
-    assert_eq!(p.piece_at(p.variant().geometry.parse_cell("c4").unwrap()).unwrap().kind, 11);
+    assert_eq!(
+        p.piece_at(p.variant().geometry.parse_cell("c4").unwrap())
+            .unwrap()
+            .kind,
+        11
+    );
 }
 
 #[test]
@@ -201,7 +224,9 @@ fn royalty_only_on_the_other_half() {
     let mut p = avon(&pieces, 'w', "");
     assert_all_moves(
         &mut p,
-        &["e6a2", "e6b3", "e6c4", "e6e0", "e6e1", "e6e2", "e6e3", "e6e4", "e6g4", "e6h3"],
+        &[
+            "e6a2", "e6b3", "e6c4", "e6e0", "e6e1", "e6e2", "e6e3", "e6e4", "e6g4", "e6h3",
+        ],
     );
 }
 
@@ -214,7 +239,9 @@ fn a_move_may_not_take_the_last_royal_off_ones_half() {
     assert_moves(
         &mut p,
         "h0",
-        &["h0e0", "h0f0", "h0g0", "h0h1", "h0h2", "h0h3", "h0h4", "h0g1", "h0f2", "h0e3", "h0d4"],
+        &[
+            "h0e0", "h0f0", "h0g0", "h0h1", "h0h2", "h0h3", "h0h4", "h0g1", "h0f2", "h0e3", "h0d4",
+        ],
     );
     // With a second royal piece (a Prince on b1) it may cross.
     let mut p = avon(&with_royals(&[("b1", 'K')]), 'w', "");
@@ -273,7 +300,13 @@ fn end_of_game_and_ranking() {
     // piece; Black 5-9 then has no legal move and drops out, which ends
     // the game: White 0-4 (whose move ended it) first, White 5-9 second,
     // Black 5-9 third, Black 0-4 (first out) fourth.
-    let pieces = [("h1", 'Q'), ("a0", 'K'), ("a9", 'K'), ("h9", 'k'), ("b8", 'p')];
+    let pieces = [
+        ("h1", 'Q'),
+        ("a0", 'K'),
+        ("a9", 'K'),
+        ("h9", 'k'),
+        ("b8", 'p'),
+    ];
     let mut p = avon(&pieces, 'w', "y");
     assert_eq!(p.outcome(), None);
     p.play("h1h9").unwrap();

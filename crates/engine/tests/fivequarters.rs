@@ -122,11 +122,24 @@ fn a_bishop_may_not_cut_the_corner_between_camps() {
 fn a_rook_crosses_the_centre_into_another_camp() {
     // A Red Rook on d3 slides up the d-file through the centre into
     // Green's camp (d7-d9), along its own camp (e3, f3) and down (d2, d1).
-    let mut p = cross("los-alamos", &[("f1", "rK"), ("i5", "oK"), ("f9", "gK"), ("a5", "bK"), ("d3", "rR")], 'r', "");
+    let mut p = cross(
+        "los-alamos",
+        &[
+            ("f1", "rK"),
+            ("i5", "oK"),
+            ("f9", "gK"),
+            ("a5", "bK"),
+            ("d3", "rR"),
+        ],
+        'r',
+        "",
+    );
     assert_moves(
         &mut p,
         "d3",
-        &["d3d1", "d3d2", "d3d4", "d3d5", "d3d6", "d3d7", "d3d8", "d3d9", "d3e3", "d3f3"],
+        &[
+            "d3d1", "d3d2", "d3d4", "d3d5", "d3d6", "d3d7", "d3d8", "d3d9", "d3e3", "d3f3",
+        ],
     );
 }
 
@@ -135,7 +148,13 @@ fn a_pawn_may_not_capture_into_a_neighbours_camp() {
     // Red Pawns on d4 and f5 (the centre). d4 may take the Green Knight on
     // e5 (centre) but not the Blue Knight on c5 (Blue's camp); f5 may not
     // take the Orange Knight on g6 (Orange's camp).
-    let pieces = with_kings(&[("d4", "rP"), ("f5", "rP"), ("c5", "bN"), ("e5", "gN"), ("g6", "oN")]);
+    let pieces = with_kings(&[
+        ("d4", "rP"),
+        ("f5", "rP"),
+        ("c5", "bN"),
+        ("e5", "gN"),
+        ("g6", "oN"),
+    ]);
     let mut p = cross("los-alamos", &pieces, 'r', "");
     assert_moves(&mut p, "d4", &["d4d5", "d4e5"]);
     assert_moves(&mut p, "f5", &["f5f6"]);
@@ -145,7 +164,14 @@ fn a_pawn_may_not_capture_into_a_neighbours_camp() {
 fn promotion_is_optional_then_compulsory() {
     // Los Alamos promotes to Queen, Rook or Knight. Entering Green's camp
     // (d7) the Pawn may stay a Pawn; on its far rank (e9) it must promote.
-    let pieces = [("e1", "rK"), ("i5", "oK"), ("f8", "gK"), ("a5", "bK"), ("d6", "rP"), ("e8", "rP")];
+    let pieces = [
+        ("e1", "rK"),
+        ("i5", "oK"),
+        ("f8", "gK"),
+        ("a5", "bK"),
+        ("d6", "rP"),
+        ("e8", "rP"),
+    ];
     let mut p = cross("los-alamos", &pieces, 'r', "");
     assert_moves(&mut p, "d6", &["d6d7", "d6d7n", "d6d7q", "d6d7r"]);
     assert_moves(&mut p, "e8", &["e8e9n", "e8e9q", "e8e9r"]);
@@ -163,7 +189,11 @@ fn own_king_may_not_be_left_to_the_next_player() {
     // cannot capture before Orange has moved.
     let pieces = with_kings(&[("e3", "rR"), ("e6", "gR")]);
     let mut p = cross("los-alamos", &pieces, 'r', "");
-    assert_moves(&mut p, "e3", &["e3d3", "e3e2", "e3e4", "e3e5", "e3e6", "e3f3"]);
+    assert_moves(
+        &mut p,
+        "e3",
+        &["e3d3", "e3e2", "e3e4", "e3e5", "e3e6", "e3f3"],
+    );
 }
 
 #[test]
@@ -222,13 +252,27 @@ fn camps_limit_attacks_too() {
     // An Orange Knight on g5 is a Knight's jump from Green's King on f7,
     // but the jump would go from Orange's camp to Green's: no capture, so
     // no elimination when Orange is next.
-    let pieces = [("e1", "rK"), ("i5", "oK"), ("g5", "oN"), ("f7", "gK"), ("a5", "bK"), ("d2", "rR")];
+    let pieces = [
+        ("e1", "rK"),
+        ("i5", "oK"),
+        ("g5", "oN"),
+        ("f7", "gK"),
+        ("a5", "bK"),
+        ("d2", "rR"),
+    ];
     let mut p = cross("los-alamos", &pieces, 'r', "");
     p.play("d2d3").unwrap();
     assert!(!p.is_out(2));
     // An Orange Rook on g7? There is no g7: the board is a cross. Put it on
     // f5 instead (centre): now the King on f7 is capturable (f5-f6-f7).
-    let pieces = [("e1", "rK"), ("i5", "oK"), ("f5", "oR"), ("f7", "gK"), ("a4", "bK"), ("d2", "rR")];
+    let pieces = [
+        ("e1", "rK"),
+        ("i5", "oK"),
+        ("f5", "oR"),
+        ("f7", "gK"),
+        ("a4", "bK"),
+        ("d2", "rR"),
+    ];
     let mut p = cross("los-alamos", &pieces, 'r', "");
     p.play("d2d3").unwrap();
     assert!(p.is_out(2));
@@ -237,7 +281,13 @@ fn camps_limit_attacks_too() {
 #[test]
 fn a_kingless_army_captured_to_the_last_piece_is_out() {
     // Electra: no Kings. Red's Rook takes Blue's last piece on d6.
-    let pieces = [("d1", "rR"), ("d3", "rR"), ("i5", "oN"), ("e9", "gN"), ("d6", "bN")];
+    let pieces = [
+        ("d1", "rR"),
+        ("d3", "rR"),
+        ("i5", "oN"),
+        ("e9", "gN"),
+        ("d6", "bN"),
+    ];
     let mut p = cross("electra", &pieces, 'r', "");
     assert!(p.outcome().is_none());
     p.play("d3d6").unwrap();
@@ -250,7 +300,15 @@ fn a_player_with_no_legal_move_is_out() {
     // Blue's King on a4 (a corner of its camp) has a5, b4 and b5; Red's
     // Rooks on a6 and b6 cover all three and the King is attacked through
     // a5. Blue has no legal move: it drops out and its army leaves.
-    let pieces = [("e1", "rK"), ("a6", "rR"), ("b6", "rR"), ("i5", "oK"), ("e9", "gK"), ("a4", "bK"), ("d6", "bN")];
+    let pieces = [
+        ("e1", "rK"),
+        ("a6", "rR"),
+        ("b6", "rR"),
+        ("i5", "oK"),
+        ("e9", "gK"),
+        ("a4", "bK"),
+        ("d6", "bN"),
+    ];
     let mut p = cross("los-alamos", &pieces, 'b', "");
     // The Knight cannot help: d6 is attacked by nothing, but no Knight move
     // covers a5, b4 and b5 at once and the King stays capturable.
@@ -267,7 +325,13 @@ fn the_last_player_standing_wins_and_the_others_rank_by_going_out() {
     // the centre, covered by the Knight on c4, while the Rook on b6 holds
     // b4 and b5. Blue drops out; Red wins, Blue is second, Green third,
     // Orange fourth.
-    let pieces = [("e1", "rK"), ("g5", "rR"), ("b6", "rR"), ("c4", "rN"), ("a4", "bK")];
+    let pieces = [
+        ("e1", "rK"),
+        ("g5", "rR"),
+        ("b6", "rR"),
+        ("c4", "rN"),
+        ("a4", "bK"),
+    ];
     let mut p = cross("los-alamos", &pieces, 'r', "og");
     assert_eq!(p.outcome(), None);
     p.play("g5a5").unwrap();
@@ -282,7 +346,14 @@ fn the_last_player_standing_wins_and_the_others_rank_by_going_out() {
 
 #[test]
 fn position_strings_round_trip() {
-    for name in ["ariana", "diana", "electra", "los-alamos", "minerva", "sylvia"] {
+    for name in [
+        "ariana",
+        "diana",
+        "electra",
+        "los-alamos",
+        "minerva",
+        "sylvia",
+    ] {
         let p = embedded::variant(name).unwrap().start();
         let s = p.to_string();
         assert_eq!(common::pos(name, &s).to_string(), s);

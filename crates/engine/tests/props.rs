@@ -857,8 +857,9 @@ proptest! {
     #![proptest_config(config(250))]
 
     /// A chess variant with the Knight and the Pawn replaced by random
-    /// (mostly valid) Betza pieces: compiling never panics, and random games
-    /// keep all the playout invariants.
+    /// (mostly valid) Betza pieces: compiling never panics, random games
+    /// keep all the playout invariants, and overlapping atoms (`WR`, `KQ`)
+    /// never list a move twice.
     #[test]
     fn variant_random_betza_pieces_play_consistently(
         knight in plausible_betza(),
@@ -880,7 +881,7 @@ proptest! {
             }
         };
         let mut pos = v.start();
-        playout(&mut pos, &mut Rng(seed), 12, false)
+        playout(&mut pos, &mut Rng(seed), 12, true)
             .map_err(|e| TestCaseError::fail(format!("knight {knight:?}, pawn {pawn:?}: {e}")))?;
     }
 }
@@ -897,6 +898,30 @@ fn betza_double_step_and_double_step_rule_do_not_duplicate_moves() {
     let mut pos = v.start();
     check_ply(&mut pos, true).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(pos.perft(1), 20);
+}
+
+/// Overlapping atoms give each move once: a Rook that is also a Wazir
+/// (`WR`), a Queen written `KQ`, a Rook with a shorter capturing range
+/// (`mRcR2R`): the same counts as the plain pieces.
+#[test]
+fn overlapping_atoms_do_not_duplicate_moves() {
+    let chess = FILES.iter().find(|(n, _)| *n == "chess").unwrap().1;
+    let base = Arc::new(Variant::from_toml(chess).unwrap());
+    let fen = "4k3/8/8/8/3Q4/8/8/R3K2R w KQ - 0 1";
+    let want = quadrille_engine::Position::from_string(base, fen)
+        .unwrap()
+        .perft(2);
+    for (piece, betza) in [("R", "WR"), ("Q", "KQ"), ("R", "mRcR2R"), ("Q", "QWF")] {
+        let text = chess.replacen(
+            &format!("betza = \"{piece}\""),
+            &format!("betza = \"{betza}\""),
+            1,
+        );
+        let v = Arc::new(Variant::from_toml(&text).unwrap());
+        let mut pos = quadrille_engine::Position::from_string(v, fen).unwrap();
+        check_ply(&mut pos, true).unwrap_or_else(|e| panic!("{betza}: {e}"));
+        assert_eq!(pos.perft(2), want, "{betza}");
+    }
 }
 
 /// The text of an embedded file with one line replaced (the first line

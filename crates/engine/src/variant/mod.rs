@@ -766,7 +766,9 @@ impl Compiler {
         }
         let double_step = double_step.map(|mut d| {
             d.twins = (0..pieces.len())
-                .filter(|&t| d.pieces >> t & 1 != 0 && pieces[t].atoms.iter().any(reaches_double_step))
+                .filter(|&t| {
+                    d.pieces >> t & 1 != 0 && pieces[t].atoms.iter().any(reaches_double_step)
+                })
                 .fold(0, |m, t| m | 1 << t);
             d
         });
@@ -871,7 +873,9 @@ fn reaches_double_step(a: &crate::betza::Atom) -> bool {
     a.modes.quiet
         && match a.reach {
             crate::betza::Reach::Leap => a.vectors.contains(&(0, 2)),
-            crate::betza::Reach::Ride { max } => a.vectors.contains(&(0, 1)) && max != 1,
+            crate::betza::Reach::Ride { max } => {
+                (a.vectors.contains(&(0, 1)) && max != 1) || a.vectors.contains(&(0, 2))
+            }
             crate::betza::Reach::Hop => false,
         }
 }

@@ -9,6 +9,7 @@ use quadrille_engine::{embedded, Position, Variant};
 use std::sync::Arc;
 
 pub mod avon_ref;
+pub mod fivequarters_ref;
 
 /// An embedded variant.
 pub fn variant(name: &str) -> Arc<Variant> {
