@@ -55,7 +55,7 @@ impl<const PATHS: bool> Pusher<'_, PATHS> {
 impl Position {
     /// Type bit of the piece on `c` if it belongs to `army`, else 0.
     #[inline]
-    fn type_bit(&self, c: Cell, army: u8) -> TypeMask {
+    pub(crate) fn type_bit(&self, c: Cell, army: u8) -> TypeMask {
         let code = self.board[c as usize];
         if code != 0 && army_of(code) == army {
             1 << kind_of(code)
@@ -72,7 +72,7 @@ impl Position {
     /// Could a piece of `player` of one of `types` capture on `cell` by a
     /// leap?
     pub(crate) fn leap_attackers(&self, cell: Cell, player: usize, types: TypeMask) -> bool {
-        if self.variant.rules.paths.active {
+        if self.variant.rules.extended {
             self.leap_attack::<true>(cell, player, types)
         } else {
             self.leap_attack::<false>(cell, player, types)
@@ -102,16 +102,20 @@ impl Position {
         to: Cell,
         slides: bool,
     ) -> bool {
+        if !self.variant.rules.paths.active {
+            return true;
+        }
         let kind = kind_of(self.board[from as usize]);
         self.path_allowed(player, false, kind, from, passed, to, slides, true)
     }
 
     /// Is `cell` attacked by `player`: could one of their pieces capture
     /// there by a capturing move (whether or not that capture is legal)?
-    /// Path rules (camps, boundaries) are obeyed: a piece that may not
-    /// make the capture does not attack.
+    /// Path rules (camps, boundaries, Rivers) are obeyed: a piece that may
+    /// not make the capture does not attack. Under `facing`, a facing piece
+    /// on `cell` is also attacked by one of `player`'s along an open line.
     pub fn is_attacked_by(&self, cell: Cell, player: usize) -> bool {
-        if self.variant.rules.paths.active {
+        if self.variant.rules.extended {
             self.attacked::<true>(cell, player)
         } else {
             self.attacked::<false>(cell, player)
@@ -123,6 +127,13 @@ impl Position {
             return true;
         }
         let v = &*self.variant;
+        if PATHS {
+            if let Some(f) = &v.rules.facing {
+                if self.faced(cell, player, f.pieces) {
+                    return true;
+                }
+            }
+        }
         let t = &v.tables;
         let army = v.players[player].army;
         for l in &t.attacks[player].lines {
@@ -294,7 +305,7 @@ impl Position {
     /// The path rules of the variant: may `player` move a piece of type
     /// `kind` from `from` over `passed` to `to`?
     #[allow(clippy::too_many_arguments)]
-    fn path_allowed(
+    pub(crate) fn path_allowed(
         &self,
         player: usize,
         home_rule: bool,
@@ -329,6 +340,12 @@ impl Position {
                     return false;
                 }
             }
+        }
+        if r.rivers
+            .as_ref()
+            .is_some_and(|rv| !rv.allows(player, kind, from, to))
+        {
+            return false;
         }
         if capture
             && r.no_capture_into
@@ -370,15 +387,15 @@ impl Position {
     /// double steps, en passant, castling and promotion allow, before the
     /// royalty test.
     pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
-        if self.variant.rules.paths.active {
+        if self.variant.rules.extended {
             self.generate::<true>(list)
         } else {
             self.generate::<false>(list)
         }
     }
 
-    /// `pseudo_legal_moves`, compiled once with the path rules and once
-    /// without, so that games without them pay nothing for them.
+    /// `pseudo_legal_moves`, compiled once with the path rules (and swaps)
+    /// and once without, so that games without them pay nothing for them.
     fn generate<const PATHS: bool>(&self, list: &mut MoveList) {
         let v = &*self.variant;
         let t = &v.tables;
@@ -400,7 +417,6 @@ impl Position {
         for from in self.army_cells[army as usize].iter() {
             let first = list.len();
             let kind = kind_of(self.board[from as usize]);
-            let o = t.orientation[player][from as usize];
             let promoting = match promotion {
                 Some(p) if p.pieces >> kind & 1 != 0 => Some(&p.any_zone[player]),
                 _ => None,
@@ -420,7 +436,7 @@ impl Position {
                 site: &site,
                 promoting,
             };
-            for ray in t.piece_rays(kind, o, from) {
+            for ray in t.piece_rays(player, kind, from) {
                 let cells = &t.cells[ray.start as usize..][..ray.len as usize];
                 match ray.travel {
                     Travel::Leap => {
@@ -513,7 +529,7 @@ impl Position {
             }
             if let Some(d) = ds {
                 if d.pieces >> kind & 1 != 0 && d.from[player].contains(from) {
-                    let (dx, dy) = o.rotate((0, 1));
+                    let (dx, dy) = t.orientation[player][from as usize].rotate((0, 1));
                     let g = &v.geometry;
                     if let Some(mid) = g.offset(from, dx, dy) {
                         if let Some(to) = g.offset(mid, dx, dy) {
@@ -543,6 +559,12 @@ impl Position {
                         }
                     }
                 }
+            }
+        }
+
+        if PATHS {
+            if let Some(s) = &v.rules.swap {
+                self.push_swaps(list, s);
             }
         }
 
@@ -641,6 +663,9 @@ impl Position {
                         }
                     }
                 }
+                if let Some(f) = &v.rules.facing {
+                    self.facing_exposure(r, army, pl.army, f.pieces, &mut leave);
+                }
                 let (s, e) = at.leap_index[r as usize];
                 for la in &at.leaps[s as usize..e as usize] {
                     if la.lame_len != 0 && la.types & self.type_bit(la.from, pl.army) != 0 {
@@ -667,10 +692,13 @@ impl Position {
     /// destination not attacked and, under `no_passing_attacked`, no cell
     /// it slides over attacked, all judged with the piece lifted from
     /// `from`? Attack tests read only the board array, so lifting the piece
-    /// there is enough.
+    /// there is enough; it stands on `to` for the destination's test
+    /// (facing pieces attack only each other).
     fn royal_step_safe(&mut self, from: Cell, to: Cell, attackers: u8, passing: bool) -> bool {
         let code = std::mem::replace(&mut self.board[from as usize], 0);
+        let held = std::mem::replace(&mut self.board[to as usize], code);
         let mut safe = !self.attacked_by_set(to, attackers);
+        self.board[to as usize] = held;
         if safe && passing {
             let g = &self.variant.geometry;
             let df = g.file_of(to) as i32 - g.file_of(from) as i32;
@@ -829,7 +857,7 @@ impl Position {
     /// Legal moves into a caller's list (cleared first).
     pub fn legal_moves_into(&mut self, list: &mut MoveList) {
         list.clear();
-        if self.variant.players.len() > 2 && self.one_army_left() {
+        if self.variant.players.len() > 2 && self.few_left() {
             return;
         }
         self.pseudo_legal_moves(list);
