@@ -93,7 +93,8 @@ impl Position {
     }
 
     /// Under the path rules (camps, boundaries, ...): may the piece on
-    /// `from` of `player` capture on `to` over `passed`?
+    /// `from` of `player` capture on `to` over `passed`? Not if it would
+    /// have to promote there with nothing to become (Yang Aikou's Pawns).
     fn capture_allowed(
         &self,
         player: usize,
@@ -102,11 +103,18 @@ impl Position {
         to: Cell,
         slides: bool,
     ) -> bool {
-        if !self.variant.rules.paths.active {
-            return true;
-        }
+        let v = &*self.variant;
         let kind = kind_of(self.board[from as usize]);
-        self.path_allowed(player, false, kind, from, passed, to, slides, true)
+        if let Some(p) = &v.rules.promotion {
+            if p.pieces >> kind & 1 != 0
+                && p.zone[player].contains(to)
+                && self.promotion_mask(player) == 0
+            {
+                return false;
+            }
+        }
+        !v.rules.paths.active
+            || self.path_allowed(player, false, kind, from, passed, to, slides, true)
     }
 
     /// Is `cell` attacked by `player`: could one of their pieces capture
@@ -212,18 +220,18 @@ impl Position {
     /// Types the army to move may promote to now: the fixed choices plus,
     /// under liberation, types it has fewer of than at the start.
     pub fn promotion_choices(&self) -> Vec<PieceType> {
-        let mask = self.promotion_mask();
+        let mask = self.promotion_mask(self.to_move as usize);
         (0..self.variant.pieces.len() as u8)
             .filter(|t| mask >> t & 1 != 0)
             .collect()
     }
 
-    fn promotion_mask(&self) -> TypeMask {
+    /// Types `player` may promote to now.
+    fn promotion_mask(&self, player: usize) -> TypeMask {
         let v = &*self.variant;
         let Some(p) = &v.rules.promotion else {
             return 0;
         };
-        let player = self.to_move as usize;
         let army = v.players[player].army as usize;
         let mut mask: TypeMask = p.choices[player].iter().fold(0, |m, &t| m | 1 << t);
         if p.liberate {
@@ -405,7 +413,7 @@ impl Position {
         let hostile = |code: u8| enemies >> army_of(code) & 1 != 0;
         let promotion = v.rules.promotion.as_ref();
         let choices = if promotion.is_some() {
-            self.promotion_mask()
+            self.promotion_mask(player)
         } else {
             0
         };
@@ -681,7 +689,7 @@ impl Position {
 
     /// After the mover's move: is one of its royal pieces attacked, or is a
     /// required type gone?
-    fn royal_exposed(&self, army: u8, attackers: u8) -> bool {
+    pub(crate) fn royal_exposed(&self, army: u8, attackers: u8) -> bool {
         match self.royal_cells(army) {
             None => true,
             Some(r) => r.iter().any(|c| self.attacked_by_set(c, attackers)),
@@ -745,7 +753,8 @@ impl Position {
         // piece puts its player out at once and may change who moves next
         // (the attacker): such moves take the full test.
         let next_only = royal.attackers == Attackers::Next;
-        let decisive = if next_only {
+        let eliminating = self.variant.rules.elimination.capturable_royal;
+        let decisive = if next_only || self.variant.rules.capture_needs_choice {
             self.decisive_cells(army)
         } else {
             CellSet::EMPTY
@@ -778,20 +787,26 @@ impl Position {
             }
             self.make(m);
             // After the move the player to move is the next player still
-            // in: the one who threatens under `attackers = "next"`.
+            // in: the one who threatens under `attackers = "next"`. If the
+            // move checkmated players, the mover was judged with them.
             let after = if next_only {
                 hostile_after & 1 << self.to_move
             } else {
                 attackers
             };
-            let exposed = self.royal_exposed(army, after);
+            let exposed = match self.mover_exposed {
+                Some(e) if eliminating => e,
+                _ => self.royal_exposed(army, after),
+            };
             self.unmake();
             !exposed
         });
     }
 
     /// Cells of the pieces whose capture puts their player out at once:
-    /// the royal pieces of other armies and the last piece of an army.
+    /// the royal pieces of other armies and the last piece of an army; and
+    /// every enemy piece when a capture can give its army a promotion
+    /// choice, and so a capture into its zone (Yang Aikou).
     fn decisive_cells(&self, army: u8) -> CellSet {
         let mut set = CellSet::EMPTY;
         for a in 0..self.variant.armies.len() as u8 {
@@ -799,7 +814,7 @@ impl Position {
                 continue;
             }
             let cells = self.army_cells[a as usize];
-            if cells.len() == 1 {
+            if self.variant.rules.capture_needs_choice || cells.len() == 1 {
                 set = set.union(&cells);
             }
             if let Some(r) = self.royal_cells(a) {

@@ -31,11 +31,6 @@ pub enum EndReason {
 pub struct Outcome {
     pub ranking: Vec<Vec<usize>>,
     pub reason: EndReason,
-    /// Under `series_score`, each player's score (indexed by player): the
-    /// sole winner scores one less than the number of players; every other
-    /// player that number minus the players other than themself still in
-    /// when they went out (or at the end, for those still in).
-    pub scores: Option<Vec<u32>>,
 }
 
 impl Outcome {
@@ -68,18 +63,13 @@ impl Position {
         } else {
             vec![others, vec![me]]
         };
-        Outcome {
-            ranking,
-            reason,
-            scores: None,
-        }
+        Outcome { ranking, reason }
     }
 
     fn draw(&self, reason: EndReason) -> Outcome {
         Outcome {
             ranking: vec![self.all_players()],
             reason,
-            scores: None,
         }
     }
 
@@ -140,11 +130,7 @@ impl Position {
         } else {
             EndReason::PlayersLeft
         };
-        Outcome {
-            ranking,
-            reason,
-            scores: None,
-        }
+        Outcome { ranking, reason }
     }
 
     /// A draw in a game where players go out: every player whose army is
@@ -161,25 +147,26 @@ impl Position {
             self.out_last_first()
                 .filter(|g| armies_in >> v.players[g[0]].army & 1 == 0),
         );
-        Outcome {
-            ranking,
-            reason,
-            scores: None,
-        }
+        Outcome { ranking, reason }
     }
 
-    /// Adds the series scores to an outcome when the variant keeps them.
-    fn scored(&self, mut o: Outcome) -> Outcome {
+    /// The series scores (indexed by player) of a finished game, when the
+    /// variant keeps them (`series_score`): the sole winner scores one less
+    /// than the number of players; every other player that number minus
+    /// the other players still in when they went out (or at the end, for
+    /// those still in). `None` while the game goes on.
+    pub fn series_scores(&mut self) -> Option<Vec<u32>> {
         if !self.variant.rules.series_score {
-            return o;
+            return None;
         }
+        let o = self.outcome()?;
         let n = self.variant.players.len() as u32;
         let still_in = self.players_in().count() as u32;
         let sole_winner = match &o.ranking[..] {
             [first, _, ..] if first.len() == 1 => Some(first[0]),
             _ => None,
         };
-        o.scores = Some(
+        Some(
             (0..n as usize)
                 .map(|p| {
                     if Some(p) == sole_winner {
@@ -191,8 +178,7 @@ impl Position {
                     }
                 })
                 .collect(),
-        );
-        o
+        )
     }
 
     /// Repetition and the no-progress counter. The counter's limit is in
@@ -211,10 +197,6 @@ impl Position {
 
     /// The result if the game is over, `None` while it goes on.
     pub fn outcome(&mut self) -> Option<Outcome> {
-        self.end().map(|o| self.scored(o))
-    }
-
-    fn end(&mut self) -> Option<Outcome> {
         if self.players_go_out() {
             if self.few_left() {
                 return Some(self.standing_outcome());

@@ -72,6 +72,11 @@ pub struct Position {
     /// Per player out: how many other players were still in when they went
     /// out (for series scores; meaningless for players in).
     pub(crate) out_others: [u8; MAX_PLAYERS],
+    /// Set by the last `make` when it checkmated players: whether the
+    /// mover's own royal piece was attackable on the position the move
+    /// left, judged with the other Kings before their armies left (the
+    /// legality test reads it).
+    pub(crate) mover_exposed: Option<bool>,
     /// Side effects of moves (eliminations, mass promotions): the cell and
     /// the piece code it held before, undone in reverse order.
     pub(crate) effects: Vec<(Cell, u8)>,
@@ -97,6 +102,7 @@ impl Position {
             out: 0,
             out_order: [0; MAX_PLAYERS],
             out_others: [0; MAX_PLAYERS],
+            mover_exposed: None,
             effects: Vec::new(),
             castling: 0,
             ep: None,
@@ -439,6 +445,7 @@ impl Position {
     /// checkmates are judged together on the position the move left, and
     /// the armies of the players out leave the board afterwards.
     fn eliminate(&mut self, rule: crate::variant::Elimination) {
+        self.mover_exposed = None;
         let me = self.to_move;
         let n = self.variant.players.len() as u8;
         let mut dead = [0u8; MAX_PLAYERS];
@@ -467,6 +474,16 @@ impl Position {
                 dead[n_dead] = q;
                 n_dead += 1;
             }
+        }
+        if n_dead > 0 {
+            // Their armies leaving may open lines to the mover's royal
+            // piece; it is judged, like theirs, on the position before.
+            let army = self.variant.players[me as usize].army;
+            let attackers = match self.variant.rules.royal.as_ref().map(|r| r.attackers) {
+                Some(crate::variant::Attackers::Next) => 1 << next,
+                _ => self.variant.hostile_players[army as usize] & !self.out,
+            };
+            self.mover_exposed = Some(self.royal_exposed(army, attackers));
         }
         self.put_out(&dead[..n_dead]);
     }

@@ -213,9 +213,13 @@ pub struct Rules {
     pub winner: Winner,
     /// Outcomes carry series scores.
     pub series_score: bool,
-    /// Path rules, facing or swap in force: move generation and attack
-    /// tests take their general (slower) form.
+    /// Path rules, facing, swap or a promotion without fixed choices in
+    /// force: move generation and attack tests take their general (slower)
+    /// form.
     pub(crate) extended: bool,
+    /// Some player's promotion has no fixed choice: whether a piece may
+    /// capture into its zone depends on the types its army has lost.
+    pub(crate) capture_needs_choice: bool,
 }
 
 /// A compiled variant.
@@ -789,7 +793,13 @@ impl Compiler {
             .as_ref()
             .map(|d| Compiler::swap(&names, d))
             .transpose()?;
-        let extended = paths.active || facing.is_some() || swap.is_some();
+        // A promotion with no fixed choice may leave a piece unable to
+        // capture into its zone: attack tests must know (Yang Aikou).
+        let empty_choice = promotion.as_ref().is_some_and(|p| {
+            (0..players.len()).any(|i| p.choices[i].is_empty() && !p.zone[i].is_empty())
+        });
+        let extended = paths.active || facing.is_some() || swap.is_some() || empty_choice;
+        let capture_needs_choice = empty_choice;
         let players_left = r.players_left.unwrap_or(1);
         if players_left == 0 || players_left as usize >= players.len() {
             return Err(VariantError::at(
@@ -820,6 +830,7 @@ impl Compiler {
             dropout,
             elimination,
             extended,
+            capture_needs_choice,
             region_moves,
             facing,
             swap,

@@ -8,6 +8,7 @@
 use quadrille_engine::{embedded, Position, Variant};
 use std::sync::Arc;
 
+pub mod aikou_ref;
 pub mod avon_ref;
 pub mod fivequarters_ref;
 
@@ -82,6 +83,47 @@ pub fn assert_all_moves(p: &mut Position, expected: &[&str]) {
         got.iter().filter(|m| !want.contains(m)).collect::<Vec<_>>(),
         want.iter().filter(|m| !got.contains(m)).collect::<Vec<_>>()
     );
+}
+
+/// A position string of a four-army game on an n x n board from (cell,
+/// piece) pairs such as ("a1", "rK"), the player to move and the players
+/// out, in the order they went out.
+pub fn square_fen(n: usize, pieces: &[(&str, &str)], to_move: char, out: &str) -> String {
+    let mut board = vec![vec![""; n]; n];
+    for &(cell, piece) in pieces {
+        let f = (cell.as_bytes()[0] - b'a') as usize;
+        let r: usize = cell[1..].parse::<usize>().unwrap() - 1;
+        assert!(f < n && r < n, "{cell} is off the board");
+        assert_eq!(board[r][f], "", "{cell} given twice");
+        board[r][f] = piece;
+    }
+    let ranks: Vec<String> = board
+        .iter()
+        .rev()
+        .map(|rank| {
+            let (mut s, mut empty) = (String::new(), 0);
+            for &p in rank {
+                if p.is_empty() {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    s += &empty.to_string();
+                    empty = 0;
+                }
+                s += p;
+            }
+            if empty > 0 {
+                s += &empty.to_string();
+            }
+            s
+        })
+        .collect();
+    let mut fen = format!("{} {to_move} - - 0 1", ranks.join("/"));
+    if !out.is_empty() {
+        fen += &format!(" out={out}");
+    }
+    fen
 }
 
 /// Plays a sequence of moves, panicking with context on failure.
