@@ -849,29 +849,41 @@ impl Pos {
         out
     }
 
-    /// Could player `t` capture the piece on `cell`: a move of theirs ends
-    /// there, or (Xiang Aikou) their General faces the General on it?
-    pub fn could_capture(&self, t: usize, cell: Cell) -> bool {
+    /// The cells player `t` could capture on: where a move of theirs ends,
+    /// and (Xiang Aikou) the cells of the Generals their General faces
+    /// along an open rank or file.
+    pub fn reach(&self, t: usize) -> Vec<Cell> {
         let g = self.game;
+        let mut cells: Vec<Cell> = self
+            .candidates(t)
+            .iter()
+            .filter_map(|m| match m {
+                Mv::Step { to, .. } => Some(*to),
+                Mv::Out => None,
+            })
+            .collect();
         if g.kind == Kind::Xiang && self.bug != Bug::NoFacing {
-            if let Some((o, 'G')) = self.at(cell) {
-                if o != t {
-                    for (dx, dy) in ORTH {
-                        let mut c = (cell.0 + dx, cell.1 + dy);
-                        while g.on_board(c) && self.at(c).is_none() {
-                            c = (c.0 + dx, c.1 + dy);
-                        }
-                        if g.on_board(c) && self.at(c) == Some((t, 'G')) {
-                            return true;
-                        }
+            for from in self.army(t) {
+                if self.at(from) != Some((t, 'G')) {
+                    continue;
+                }
+                for (dx, dy) in ORTH {
+                    let mut c = (from.0 + dx, from.1 + dy);
+                    while g.on_board(c) && self.at(c).is_none() {
+                        c = (c.0 + dx, c.1 + dy);
+                    }
+                    if g.on_board(c) && matches!(self.at(c), Some((o, 'G')) if o != t) {
+                        cells.push(c);
                     }
                 }
             }
         }
-        self.candidates(t).iter().any(|m| match m {
-            Mv::Step { to, .. } => *to == cell,
-            Mv::Out => false,
-        })
+        cells
+    }
+
+    /// Could player `t` capture the piece on `cell`?
+    pub fn could_capture(&self, t: usize, cell: Cell) -> bool {
+        self.reach(t).contains(&cell)
     }
 
     /// Yang Aikou: the King, not attacked by any player in the game, swaps
@@ -966,12 +978,13 @@ impl Pos {
         } else {
             vec![next]
         };
+        let reach: Vec<(usize, Vec<Cell>)> = threats.iter().map(|&t| (t, p.reach(t))).collect();
         let victims: Vec<usize> = (1..4)
             .map(|k| (next + k) % 4)
             .filter(|&q| !p.is_out(q))
             .filter(|&q| {
                 p.king_of(q)
-                    .is_some_and(|c| threats.iter().any(|&t| t != q && p.could_capture(t, c)))
+                    .is_some_and(|c| reach.iter().any(|(t, r)| *t != q && r.contains(&c)))
             })
             .collect();
         p.remove(&victims);
