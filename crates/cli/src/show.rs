@@ -143,14 +143,14 @@ pub fn describe(v: &Arc<Variant>) -> String {
                 .iter()
                 .map(|&t| v.pieces[t as usize].letter)
                 .collect();
-            s += &format!(
-                "  {} promotes {} to {}",
-                pl.name,
-                letters(p.pieces),
-                choices
-            );
-            if p.liberate {
-                s += &format!(" or a captured type (not {})", letters(p.liberate_exclude));
+            s += &format!("  {} promotes {} to ", pl.name, letters(p.pieces));
+            match (choices.is_empty(), p.liberate) {
+                (_, false) => s += &choices,
+                (true, true) => s += "a captured type",
+                (false, true) => s += &format!("{choices} or a captured type"),
+            }
+            if p.liberate && p.liberate_exclude != 0 {
+                s += &format!(" (not {})", letters(p.liberate_exclude));
             }
             let _ = write!(s, " on {}", cells(g, &p.zone[i]));
             if !p.optional_zone[i].is_empty() {

@@ -457,10 +457,10 @@ fn random_games_through_eliminations_to_the_end() {
 fn turned(name: &str, red: &[(&str, char)]) -> Vec<(String, String)> {
     let g = ar::game(name);
     let mut v = Vec::new();
-    for p in 0..4 {
+    for (p, tag) in TAGS.iter().enumerate() {
         for &(c, l) in red {
-            let cell = g.from_frame(p, ar::parse_cell(c));
-            v.push((ar::cell_name(cell), format!("{}{l}", TAGS[p])));
+            let cell = g.board_cell(p, ar::parse_cell(c));
+            v.push((ar::cell_name(cell), format!("{tag}{l}")));
         }
     }
     v

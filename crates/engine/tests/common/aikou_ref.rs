@@ -401,7 +401,7 @@ impl Game {
     }
 
     /// Back from player `p`'s frame to the board.
-    pub fn from_frame(&self, p: usize, (mut x, mut y): Cell) -> Cell {
+    pub fn board_cell(&self, p: usize, (mut x, mut y): Cell) -> Cell {
         for _ in 0..p {
             (x, y) = (self.n - 1 - y, x);
         }
@@ -409,7 +409,7 @@ impl Game {
     }
 
     /// A direction in player `p`'s frame, on the board.
-    fn dir_from_frame(&self, p: usize, (mut dx, mut dy): Cell) -> Cell {
+    fn board_dir(&self, p: usize, (mut dx, mut dy): Cell) -> Cell {
         for _ in 0..p {
             (dx, dy) = (-dy, dx);
         }
@@ -426,7 +426,7 @@ impl Game {
         let mut board = vec![vec![None; n]; n];
         for &(c, letter) in self.red {
             for p in 0..4 {
-                let (f, r) = self.from_frame(p, parse_cell(c));
+                let (f, r) = self.board_cell(p, parse_cell(c));
                 board[r as usize][f as usize] = Some((p, letter));
             }
         }
@@ -748,7 +748,7 @@ impl Pos {
             let enemy = |c: Cell| g.on_board(c) && matches!(self.at(c), Some((o, _)) if o != p);
             if letter == g.pawn() {
                 for (d, quiet, capture) in self.pawn_steps(p, from) {
-                    let (dx, dy) = g.dir_from_frame(p, d);
+                    let (dx, dy) = g.board_dir(p, d);
                     let to = (from.0 + dx, from.1 + dy);
                     if (quiet && free(to)) || (capture && enemy(to)) {
                         targets.push(to);
