@@ -741,7 +741,6 @@ impl Position {
             return;
         };
         let attackers = self.royal_attackers();
-        let hostile_after = self.variant.hostile_players[army as usize];
         let fast = !royals.iter().any(|c| self.attacked_by_set(c, attackers));
         let (leave, enter) = if fast {
             self.exposure_cells(army, royals, attackers)
@@ -753,9 +752,8 @@ impl Position {
         // piece puts its player out at once and may change who moves next
         // (the attacker): such moves take the full test.
         let next_only = royal.attackers == Attackers::Next;
-        let eliminating = self.variant.rules.elimination.capturable_royal;
         let decisive = if next_only || self.variant.rules.capture_needs_choice {
-            self.decisive_cells(army)
+            self.decisive_cells(army, attackers)
         } else {
             CellSet::EMPTY
         };
@@ -770,6 +768,7 @@ impl Position {
                 let t = self.board[m.to as usize];
                 if no_royal_capture
                     && t != 0
+                    && army_of(t) != army
                     && self
                         .royal_cells(army_of(t))
                         .is_some_and(|r| r.contains(m.to))
@@ -785,43 +784,85 @@ impl Position {
             } else if quiet_path {
                 return true;
             }
-            self.make(m);
-            // After the move the player to move is the next player still
-            // in: the one who threatens under `attackers = "next"`. If the
-            // move checkmated players, the mover was judged with them.
-            let after = if next_only {
-                hostile_after & 1 << self.to_move
-            } else {
-                attackers
-            };
-            let exposed = match self.mover_exposed {
-                Some(e) if eliminating => e,
-                _ => self.royal_exposed(army, after),
-            };
-            self.unmake();
-            !exposed
+            self.full_test(m, royals, attackers)
         });
     }
 
-    /// Cells of the pieces whose capture puts their player out at once:
-    /// the royal pieces of other armies and the last piece of an army; and
-    /// every enemy piece when a capture can give its army a promotion
-    /// choice, and so a capture into its zone (Yang Aikou).
-    fn decisive_cells(&self, army: u8) -> CellSet {
+    /// The legality test of the moves no shortcut decides: a swap on the
+    /// board alone, anything else made, tested and unmade. Kept out of
+    /// line: the filter's loop stays small for the common moves.
+    #[inline(never)]
+    fn full_test(&mut self, m: Move, royals: CellSet, attackers: u8) -> bool {
+        if m.kind == MoveKind::Swap {
+            return self.swap_safe(m, royals, attackers);
+        }
+        let army = self.army_to_move();
+        let v = self.variant.clone();
+        let next_only = v.rules.royal.as_ref().map(|r| r.attackers) == Some(Attackers::Next);
+        self.make(m);
+        // After the move the player to move is the next player still in:
+        // the one who threatens under `attackers = "next"`. If the move
+        // checkmated players, the mover was judged with them.
+        let after = if next_only {
+            v.hostile_players[army as usize] & 1 << self.to_move
+        } else {
+            attackers
+        };
+        let exposed = match self.mover_exposed {
+            Some(e) if v.rules.elimination.capturable_royal => e,
+            _ => self.royal_exposed(army, after),
+        };
+        self.unmake();
+        !exposed
+    }
+
+    /// Cells of the pieces whose capture needs the full legality test:
+    /// the royal pieces of other armies and the last piece of an army,
+    /// whose capture puts their player out at once; and the pieces of a
+    /// threatening player who has lost nothing yet when promotion has no
+    /// fixed choice: a capture gives them one, and so captures into their
+    /// promotion zone (Yang Aikou).
+    fn decisive_cells(&self, army: u8, attackers: u8) -> CellSet {
+        let v = &*self.variant;
         let mut set = CellSet::EMPTY;
-        for a in 0..self.variant.armies.len() as u8 {
+        for a in 0..v.armies.len() as u8 {
             if a == army {
                 continue;
             }
             let cells = self.army_cells[a as usize];
-            if self.variant.rules.capture_needs_choice || cells.len() == 1 {
+            if cells.len() == 1 {
                 set = set.union(&cells);
             }
             if let Some(r) = self.royal_cells(a) {
                 set = set.union(&r);
             }
         }
+        if v.rules.capture_needs_choice {
+            for (p, pl) in v.players.iter().enumerate() {
+                if attackers >> p & 1 != 0 && self.promotion_mask(p) == 0 {
+                    set = set.union(&self.army_cells[pl.army as usize]);
+                }
+            }
+        }
         set
+    }
+
+    /// Is a swap legal: after it, judged on the board alone (a swap
+    /// captures nothing, so nobody is out at once and the next player
+    /// stays the same), is no royal piece of the mover attacked?
+    fn swap_safe(&mut self, m: Move, royals: CellSet, attackers: u8) -> bool {
+        let (a, b) = (m.from as usize, m.to as usize);
+        self.board.swap(a, b);
+        let exposed = royals.iter().any(|c| {
+            let c = match c {
+                c if c == m.from => m.to,
+                c if c == m.to => m.from,
+                c => c,
+            };
+            self.attacked_by_set(c, attackers)
+        });
+        self.board.swap(a, b);
+        !exposed
     }
 
     /// Keeps the moves after which a royal piece of the mover's army stands

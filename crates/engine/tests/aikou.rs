@@ -469,14 +469,7 @@ fn series_scores_only_where_the_variant_keeps_them() {
 
 #[test]
 fn position_strings_round_trip() {
-    for name in [
-        "xiang-aikou",
-        "anglis-aikou",
-        "gnu-aikou",
-        "caliph-aikou",
-        "tor-aikou",
-        "yang-aikou",
-    ] {
+    for name in common::aikou_ref::GAMES.iter().map(|g| g.name) {
         let p = embedded::variant(name).unwrap().start();
         let s = p.to_string();
         assert_eq!(common::pos(name, &s).to_string(), s);

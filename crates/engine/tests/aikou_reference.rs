@@ -16,17 +16,9 @@
 mod common;
 
 use common::aikou_ref::{self as ar, Bug, Mv, Pos, TAGS};
+use common::lockstep::{first_difference, node_difference, Reference, Rng};
 use common::square_fen;
-use quadrille_engine::{embedded, EndReason, Position};
-
-const GAMES: [&str; 6] = [
-    "xiang-aikou",
-    "anglis-aikou",
-    "gnu-aikou",
-    "caliph-aikou",
-    "tor-aikou",
-    "yang-aikou",
-];
+use quadrille_engine::{embedded, EndReason};
 
 /// The reference as the rules say, or with a planted bug.
 type Mode = Bug;
@@ -37,58 +29,6 @@ fn reference(name: &str, fen: &str, mode: Mode) -> Pos {
         .unwrap_or_else(|e| panic!("reference cannot read `{fen}`: {e}"));
     p.bug = mode;
     p
-}
-
-/// Compares the position (as the reference made it) and the legal moves
-/// at one node; `None` when they agree.
-fn node_difference(eng: &mut Position, rp: &Pos) -> Option<String> {
-    let fen = eng.to_string();
-    let mut read = reference(rp.game.name, &fen, rp.bug);
-    read.out = read
-        .out
-        .iter()
-        .zip(&rp.out)
-        .map(|(&(p, _), &(_, others))| (p, others))
-        .collect();
-    if read != *rp {
-        return Some(format!(
-            "-> positions differ\n  engine:    `{fen}`\n  reference: `{}`",
-            rp.to_fen()
-        ));
-    }
-    let em = common::legal(eng);
-    let rm = rp.legal_strings();
-    if em != rm {
-        return Some(format!(
-            "at `{fen}`:\n  engine only:    {:?}\n  reference only: {:?}",
-            em.iter().filter(|m| !rm.contains(m)).collect::<Vec<_>>(),
-            rm.iter().filter(|m| !em.contains(m)).collect::<Vec<_>>()
-        ));
-    }
-    None
-}
-
-/// Walks both trees in lockstep to `depth`, comparing every node; returns
-/// the move path to the first difference. Counts the nodes in `nodes`.
-fn first_difference(eng: &mut Position, rp: &Pos, depth: u32, nodes: &mut u64) -> Option<String> {
-    *nodes += 1;
-    if let Some(d) = node_difference(eng, rp) {
-        return Some(d);
-    }
-    if depth <= 1 {
-        return None;
-    }
-    for m in rp.legal() {
-        let text = ar::move_string(&m);
-        eng.play(&text)
-            .unwrap_or_else(|e| panic!("{text} in {eng}: {e}"));
-        let d = first_difference(eng, &rp.make(&m), depth - 1, nodes);
-        eng.unmake();
-        if let Some(d) = d {
-            return Some(format!("{text} {d}"));
-        }
-    }
-    None
 }
 
 fn tree_difference(name: &str, fen: &str, depth: u32, mode: Mode) -> (Option<String>, u64) {
@@ -121,7 +61,7 @@ const PERFT: [(&str, [u64; 3]); 6] = [
 
 #[test]
 fn start_arrays_follow_the_rules_table() {
-    for name in GAMES {
+    for name in ar::GAMES.iter().map(|g| g.name) {
         let eng = embedded::variant(name).unwrap().start();
         let start = ar::game(name).start();
         assert_eq!(
@@ -173,22 +113,6 @@ fn whole_tree_from_the_six_starts_to_depth_3() {
         let fen = embedded::variant(name).unwrap().start().to_string();
         let nodes = assert_same_tree(name, &fen, 3);
         assert_eq!(nodes, 1 + counts[0] + counts[1], "{name}");
-    }
-}
-
-/// SplitMix64: a small deterministic generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
     }
 }
 
@@ -431,7 +355,7 @@ fn random_games(name: &str, n: u64, mode: Mode, stats: &mut Stats) -> Option<Str
 #[test]
 fn random_games_through_eliminations_to_the_end() {
     let mut total = Stats::default();
-    for name in GAMES {
+    for name in ar::GAMES.iter().map(|g| g.name) {
         let mut stats = Stats::default();
         if let Some(d) = random_games(name, 4, RULES, &mut stats) {
             panic!("{d}");
@@ -605,30 +529,15 @@ fn scenarios() -> Vec<(&'static str, Vec<(String, String)>)> {
                 ],
             ),
         ),
-        // Yang with nothing lost: the Pawns next to the far edge may not
-        // step onto it, nor capture there.
-        (
-            "yang-aikou",
-            turned(
-                "yang-aikou",
-                &[
-                    ("a1", 'K'),
-                    ("b1", 'A'),
-                    ("a2", 'A'),
-                    ("c1", 'B'),
-                    ("a3", 'B'),
-                    ("d1", 'N'),
-                    ("a4", 'N'),
-                    ("e1", 'R'),
-                    ("a5", 'R'),
-                    ("d2", 'C'),
-                    ("b4", 'C'),
-                    ("c9", 'P'),
-                    ("h4", 'P'),
-                    ("h9", 'P'),
-                ],
-            ),
-        ),
+        // Yang with nothing lost (the whole array but its Pawns): the
+        // Pawns next to the far edge may not step onto it, nor capture there.
+        ("yang-aikou", {
+            let g = ar::game("yang-aikou");
+            let mut red: Vec<(&str, char)> =
+                g.red.iter().copied().filter(|&(_, l)| l != 'P').collect();
+            red.extend([("c9", 'P'), ("h4", 'P'), ("h9", 'P')]);
+            turned("yang-aikou", &red)
+        }),
     ]
 }
 
@@ -698,7 +607,7 @@ fn planted_bugs_are_caught() {
             }
         }
         if caught.is_none() {
-            for name in GAMES {
+            for name in ar::GAMES.iter().map(|g| g.name) {
                 if let Some(d) = random_games(name, 1, bug, &mut Stats::default()) {
                     caught = Some(d);
                     break;
