@@ -105,12 +105,14 @@ impl Position {
     ) -> bool {
         let v = &*self.variant;
         let kind = kind_of(self.board[from as usize]);
-        if let Some(p) = &v.rules.promotion {
-            if p.pieces >> kind & 1 != 0
-                && p.zone[player].contains(to)
-                && self.promotion_mask(player) == 0
-            {
-                return false;
+        if v.rules.capture_needs_choice {
+            if let Some(p) = &v.rules.promotion {
+                if p.pieces >> kind & 1 != 0
+                    && p.zone[player].contains(to)
+                    && self.promotion_mask(player) == 0
+                {
+                    return false;
+                }
             }
         }
         !v.rules.paths.active
@@ -797,19 +799,21 @@ impl Position {
             return self.swap_safe(m, royals, attackers);
         }
         let army = self.army_to_move();
-        let v = self.variant.clone();
-        let next_only = v.rules.royal.as_ref().map(|r| r.attackers) == Some(Attackers::Next);
+        let r = &self.variant.rules;
+        let next_only = r.royal.as_ref().map(|r| r.attackers) == Some(Attackers::Next);
+        let eliminating = r.elimination.capturable_royal;
+        let hostile = self.variant.hostile_players[army as usize];
         self.make(m);
         // After the move the player to move is the next player still in:
         // the one who threatens under `attackers = "next"`. If the move
         // checkmated players, the mover was judged with them.
         let after = if next_only {
-            v.hostile_players[army as usize] & 1 << self.to_move
+            hostile & 1 << self.to_move
         } else {
             attackers
         };
         let exposed = match self.mover_exposed {
-            Some(e) if v.rules.elimination.capturable_royal => e,
+            Some(e) if eliminating => e,
             _ => self.royal_exposed(army, after),
         };
         self.unmake();

@@ -491,6 +491,9 @@ impl Position {
     /// Puts players out of the game; the army of each leaves the board
     /// unless another player still moves it.
     fn put_out(&mut self, players: &[u8]) {
+        if players.is_empty() {
+            return;
+        }
         // Players put out together all count one another as still in.
         let others = (self.players_in().count() as u8).saturating_sub(1);
         for &q in players {

@@ -3,8 +3,9 @@
 //! every rule the issue lists, with the legal moves written out: the
 //! Elephant's ten cells, far and near River sections, running jumps, the
 //! fortress, facing Generals, the lame Horse, the Cannon, the Pawns'
-//! directions by quarter, the Yang King's swap and promotion, and the end
-//! of the game with its winner and series scores.
+//! directions by quarter, the Yang King's swap and promotion, the end of
+//! the game with its winner and series scores; and broken values of the
+//! new rule modules' keys, refused with the key named.
 //!
 //! Players in turn order: `r` Red (corner a1), `o` Orange (j1), `g` Green
 //! (j10), `b` Blue (a10). Rivers between ranks 5|6 and files e|f, meeting
@@ -473,5 +474,115 @@ fn position_strings_round_trip() {
         let p = embedded::variant(name).unwrap().start();
         let s = p.to_string();
         assert_eq!(common::pos(name, &s).to_string(), s);
+    }
+}
+
+/// The text of an embedded variant file.
+fn file(name: &str) -> &'static str {
+    quadrille_engine::variant::embedded::FILES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
+        .unwrap()
+}
+
+#[test]
+fn broken_pass_rule_modules_are_named() {
+    // (file, text replaced, replacement, the key the error names, a part
+    // of its message)
+    let cases: &[(&str, &str, &str, &str, &str)] = &[
+        (
+            "xiang-aikou",
+            r#"betza = "frW", forward = "north""#,
+            r#"betza = "fR", forward = "north""#,
+            "rules.region_moves[0].moves[2].betza",
+            "region moves must be leaps",
+        ),
+        (
+            "xiang-aikou",
+            r#"cells = "red_east", betza = "fW", forward = "east""#,
+            r#"cells = "red_east", betza = "fW", forward = "up""#,
+            "rules.region_moves[0].moves[1].forward",
+            "north, east, south or west",
+        ),
+        (
+            "xiang-aikou",
+            r#"cells = "red_east", betza = "fW""#,
+            r#"cells = "red_east red_north", betza = "fW""#,
+            "rules.region_moves[0].moves[1].cells",
+            "already has region moves",
+        ),
+        (
+            "xiang-aikou",
+            r#"pieces = "S"
+player = "Red""#,
+            r#"pieces = "SR"
+player = "Red""#,
+            "rules.region_moves[0].pieces",
+            "only leapers may move by region",
+        ),
+        (
+            "xiang-aikou",
+            r#"Red = "east north""#,
+            r#"Red = "east nord""#,
+            "rules.rivers.far.Red",
+            "no section named `nord`",
+        ),
+        (
+            "xiang-aikou",
+            r#"sides = ["a5-e5", "a6-e6"]"#,
+            r#"sides = ["a5-e5", "a7-e7"]"#,
+            "rules.rivers.sections",
+            "section `west`",
+        ),
+        (
+            "xiang-aikou",
+            r#"facing = { pieces = "G", betza = "R" }"#,
+            r#"facing = { pieces = "G", betza = "W" }"#,
+            "rules.facing.betza",
+            "unlimited riders",
+        ),
+        (
+            "xiang-aikou",
+            r#"facing = { pieces = "G", betza = "R" }"#,
+            r#"facing = { pieces = "G", betza = "fR" }"#,
+            "rules.facing.betza",
+            "without direction modifiers",
+        ),
+        (
+            "yang-aikou",
+            r#"with = "ABNRC""#,
+            r#"with = "ABNRCX""#,
+            "rules.swap.with",
+            "no piece with letter `X`",
+        ),
+        (
+            "yang-aikou",
+            r#"swap = { pieces = "K","#,
+            r#"swap = { betza = "Q", pieces = "K","#,
+            "rules.swap.betza",
+            "plain leap",
+        ),
+        (
+            "yang-aikou",
+            "players_left = 2",
+            "players_left = 4",
+            "rules.players_left",
+            "must be 1 to 3",
+        ),
+        (
+            "yang-aikou",
+            r#"winner = "to_move""#,
+            r#"winner = "checkmate""#,
+            "rules.winner",
+            "expected last_mover or to_move",
+        ),
+    ];
+    for &(name, from, to, key, message) in cases {
+        let text = file(name);
+        assert!(text.contains(from), "{name}: `{from}`");
+        let e = quadrille_engine::Variant::from_toml(&text.replacen(from, to, 1)).expect_err(to);
+        assert_eq!(e.location, key, "{to}: {e}");
+        assert!(e.message.contains(message), "{to}: {e}");
     }
 }
