@@ -114,6 +114,7 @@ export class Board {
     const cellsLayer = layer('cells');
     const shadeLayer = layer('shades');
     const markLayer = layer('marks');
+    const homeLayer = layer('home');
     const lineLayer = layer('lines');
     const labelLayer = layer('coords');
     const pieceLayer = layer('pieces');
@@ -178,15 +179,10 @@ export class Board {
       for (const a of home) {
         const [f, r] = cellXY(v, a);
         for (const [df, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
-          const [nf, nr] = [f + df, r + dr];
-          const b = String.fromCharCode(97 + nf) + (nr + v.board.first_rank);
+          // The neighbour's name, even off the board: only its place matters.
+          const b = String.fromCharCode(97 + f + df) + (r + dr + v.board.first_rank);
           if (home.has(b)) continue;
-          const [ax, ay] = this.centre(a);
-          const [bx, by] = [ax + (this.t.at(nf, nr)[0] - this.t.at(f, r)[0]) * S,
-            ay + (this.t.at(nf, nr)[1] - this.t.at(f, r)[1]) * S];
-          const [mx, my] = [(ax + bx) / 2, (ay + by) / 2];
-          const [dx, dy] = [(by - ay) / 2, (ax - bx) / 2];
-          el('line', { x1: mx - dx, y1: my - dy, x2: mx + dx, y2: my + dy, class: 'home-line' }, lineLayer);
+          edge(a, b, { class: 'home-line' }, homeLayer);
         }
       }
     }
