@@ -6,6 +6,7 @@ import { mkdtempSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -69,4 +70,19 @@ export async function clickMove(page, from, to) {
   await page.locator(`svg.board [data-target="${to}"]`).waitFor();
   await clickCell(page, to);
   await page.waitForFunction((n) => document.querySelectorAll('#moves li').length > n, before);
+}
+
+/** Registers hooks that start a server and a browser before the tests of
+ *  a file and stop them after; the returned object holds both. */
+export function serverAndBrowser() {
+  const ctx = {};
+  before(async () => {
+    ctx.server = await startServer();
+    ctx.browser = await launch();
+  });
+  after(async () => {
+    await ctx.browser?.close();
+    await ctx.server?.stop();
+  });
+  return ctx;
 }

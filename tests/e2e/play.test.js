@@ -2,31 +2,18 @@
 // dragging, reloading, a second browser without the seat's token, two
 // browsers online with live updates, promotion, and an AI seat.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, api, clickCell, clickMove } from './helpers.js';
+import { serverAndBrowser, api, clickCell, clickMove } from './helpers.js';
 
-let server;
-let browser;
+const ctx = serverAndBrowser();
 
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-/** Starts a game from the lobby with every seat human; returns its id. */
+/** Starts a game from the lobby (every seat human unless `seatKinds`
+ *  says otherwise); returns its id. */
 async function createFromLobby(page, variant, seatKinds = null) {
-  await page.goto(server.url + '/');
+  await page.goto(ctx.server.url + '/');
   await page.selectOption('#variant', variant);
-  await page.waitForFunction((v) => document.querySelectorAll('.seat').length > 0
-    && document.querySelector('#variant').value === v, variant);
-  // Wait for the seat rows of this variant.
-  await page.waitForTimeout(200);
+  await page.locator(`.seats[data-variant="${variant}"] .seat`).first().waitFor();
   if (seatKinds) {
     for (const [i, kind] of seatKinds.entries()) {
       await page.selectOption(`.seat-kind[data-seat="${i}"]`, kind);
@@ -43,7 +30,7 @@ async function pieceOn(page, cell) {
 }
 
 test('a two-player game by clicks and a drag survives a reload; a second browser cannot move', async () => {
-  const context = await browser.newContext({ viewport: { width: 1300, height: 950 } });
+  const context = await ctx.browser.newContext({ viewport: { width: 1300, height: 950 } });
   const page = await context.newPage();
   const id = await createFromLobby(page, 'chess');
   assert.match(await page.textContent('#status'), /White to move — your move/);
@@ -75,9 +62,9 @@ test('a two-player game by clicks and a drag survives a reload; a second browser
   assert.equal(await page.locator('svg.board .last-move').count(), 2);
 
   // A second browser (no localStorage, no token) sees the game but cannot move.
-  const other = await browser.newContext();
+  const other = await ctx.browser.newContext();
   const spy = await other.newPage();
-  await spy.goto(`${server.url}/#/game/${id}`);
+  await spy.goto(`${ctx.server.url}/#/game/${id}`);
   await spy.locator('svg.board [data-piece="f3"]').waitFor();
   assert.match(await spy.textContent('#status'), /^Black to move\.$/);
   await clickCell(spy, 'b8');
@@ -92,14 +79,14 @@ test('a two-player game by clicks and a drag survives a reload; a second browser
   }, id);
   assert.equal(forged.status, 403);
   assert.equal(forged.body.error.code, 'bad_token');
-  const state = await api(server.url, 'GET', `/api/games/${id}`);
+  const state = await api(ctx.server.url, 'GET', `/api/games/${id}`);
   assert.equal(state.body.ply, 3, 'the second browser changed nothing');
   await other.close();
   await context.close();
 });
 
 test('a four-player game by clicks survives a reload', async () => {
-  const context = await browser.newContext({ viewport: { width: 1300, height: 1000 } });
+  const context = await ctx.browser.newContext({ viewport: { width: 1300, height: 1000 } });
   const page = await context.newPage();
   const id = await createFromLobby(page, 'ariana');
   assert.equal(await page.locator('svg.board [data-cell]').count(), 45);
@@ -113,20 +100,20 @@ test('a four-player game by clicks survives a reload', async () => {
   assert.equal(await page.locator('#moves li').count(), 4);
   for (const cell of ['e4', 'f5', 'e6', 'd5']) assert.equal(await pieceOn(page, cell), 1, cell);
   assert.match(await page.textContent('#status'), /Red to move/);
-  const state = await api(server.url, 'GET', `/api/games/${id}`);
+  const state = await api(ctx.server.url, 'GET', `/api/games/${id}`);
   assert.deepEqual(state.body.moves.map((m) => m.text), ['e3e4', 'g5f5', 'e7e6', 'c5d5']);
   await context.close();
 });
 
 test('two browsers play online and see each other\'s moves live', async () => {
-  const created = await api(server.url, 'POST', '/api/games', { variant: 'avon' });
+  const created = await api(ctx.server.url, 'POST', '/api/games', { variant: 'avon' });
   assert.equal(created.status, 201);
   const { id, tokens } = created.body;
   const pages = [];
   for (const t of tokens) {
-    const ctx = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-    const p = await ctx.newPage();
-    await p.goto(`${server.url}/#/game/${id}?t=${t}`);
+    const context = await ctx.browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const p = await context.newPage();
+    await p.goto(`${ctx.server.url}/#/game/${id}?t=${t}`);
     await p.locator('svg.board [data-cell]').first().waitFor();
     pages.push(p);
   }
@@ -146,12 +133,12 @@ test('two browsers play online and see each other\'s moves live', async () => {
 });
 
 test('a promotion asks which piece', async () => {
-  const created = await api(server.url, 'POST', '/api/games',
+  const created = await api(ctx.server.url, 'POST', '/api/games',
     { variant: 'chess', start: 'k7/4P3/8/8/8/8/8/4K3 w - - 0 1' });
   const { id, tokens } = created.body;
-  const context = await browser.newContext();
+  const context = await ctx.browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${server.url}/#/game/${id}?t=${tokens[0]}`);
+  await page.goto(`${ctx.server.url}/#/game/${id}?t=${tokens[0]}`);
   await page.locator('svg.board [data-piece="e7"]').waitFor();
   await clickCell(page, 'e7');
   await clickCell(page, 'e8');
@@ -159,19 +146,19 @@ test('a promotion asks which piece', async () => {
   assert.equal(await page.locator('#chooser .promo').count(), 4);
   await page.click('#chooser [data-promotion="n"]');
   await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 1);
-  const state = await api(server.url, 'GET', `/api/games/${id}`);
+  const state = await api(ctx.server.url, 'GET', `/api/games/${id}`);
   assert.equal(state.body.moves[0].text, 'e7e8n');
   await context.close();
 });
 
 test('an AI seat answers a move made in the browser', async () => {
-  const context = await browser.newContext();
+  const context = await ctx.browser.newContext();
   const page = await context.newPage();
   const id = await createFromLobby(page, 'magna-carta', ['human', 'ai']);
   await clickMove(page, 'd2', 'd4');
   await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 2, null, { timeout: 15000 });
   assert.match(await page.textContent('#players'), /AI level 3/);
-  const state = await api(server.url, 'GET', `/api/games/${id}`);
+  const state = await api(ctx.server.url, 'GET', `/api/games/${id}`);
   assert.equal(state.body.moves[1].player, 1);
   await context.close();
 });

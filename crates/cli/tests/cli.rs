@@ -226,7 +226,12 @@ fn first_line_then_stop(args: &[&str], dir: &Path) -> (String, String) {
     child.kill().ok();
     child.wait().unwrap();
     let mut err = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
     (line, err)
 }
 

@@ -64,7 +64,10 @@ async function lobby() {
   let current = null;
 
   async function showSeats() {
-    current = await api.describeVariant(select.value);
+    const described = await api.describeVariant(select.value);
+    if (described.name !== select.value) return;  // changed again meanwhile
+    current = described;
+    seatsBox.dataset.variant = current.name;
     about.textContent = current.description;
     seatsBox.replaceChildren(...current.players.map((p, i) => {
       const army = current.armies[p.army];

@@ -355,7 +355,10 @@ pub async fn export_record(
     let text = record::write(&*st.game(&id)?.lock().await);
     Ok((
         [
-            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
             (
                 header::CONTENT_DISPOSITION,
                 format!("attachment; filename=\"quadrille-{id}.txt\""),
@@ -376,7 +379,11 @@ pub async fn events(
         let g = shared.lock().await;
         (g.events.subscribe(), g.played.len())
     };
-    let event = |ply: usize| Ok(Event::default().event("update").data(format!("{{\"ply\":{ply}}}")));
+    let event = |ply: usize| {
+        Ok(Event::default()
+            .event("update")
+            .data(format!("{{\"ply\":{ply}}}")))
+    };
     let first = stream::once(async move { event(ply) });
     let rest = stream::unfold(rx, move |mut rx| async move {
         loop {

@@ -6,11 +6,31 @@ use axum::response::{IntoResponse, Response};
 
 /// (name, content type, text) of every file under `assets/`.
 const FILES: &[(&str, &str, &str)] = &[
-    ("index.html", "text/html; charset=utf-8", include_str!("../assets/index.html")),
-    ("style.css", "text/css; charset=utf-8", include_str!("../assets/style.css")),
-    ("app.js", "text/javascript; charset=utf-8", include_str!("../assets/app.js")),
-    ("api.js", "text/javascript; charset=utf-8", include_str!("../assets/api.js")),
-    ("board.js", "text/javascript; charset=utf-8", include_str!("../assets/board.js")),
+    (
+        "index.html",
+        "text/html; charset=utf-8",
+        include_str!("../assets/index.html"),
+    ),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("../assets/style.css"),
+    ),
+    (
+        "app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/app.js"),
+    ),
+    (
+        "api.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/api.js"),
+    ),
+    (
+        "board.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/board.js"),
+    ),
 ];
 
 /// Only our own files run; inline style attributes are allowed for SVG.

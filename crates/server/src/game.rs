@@ -216,12 +216,6 @@ impl Game {
     pub fn move_texts(&self) -> Vec<String> {
         self.played.iter().map(|p| p.text.clone()).collect()
     }
-
-    /// The embedded variant name or `None` when the game carries its own
-    /// variant file.
-    pub fn variant_name(&self) -> &str {
-        &self.source.variant.name
-    }
 }
 
 /// Unix time in seconds.

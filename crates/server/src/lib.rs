@@ -87,7 +87,10 @@ pub fn serve(host: &str, port: u16, config: Config) -> Result<(), String> {
             .await
             .map_err(|e| format!("listening on {host}:{port}: {e}"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
-        println!("Quadrille: open http://{addr}/ (games in {})", config.db.display());
+        println!(
+            "Quadrille: open http://{addr}/ (games in {})",
+            config.db.display()
+        );
         tokio::select! {
             r = axum::serve(listener, app) => r.map_err(|e| format!("server: {e}")),
             _ = tokio::signal::ctrl_c() => Ok(()),

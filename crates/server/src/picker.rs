@@ -59,7 +59,9 @@ impl MovePicker for Greedy {
 /// pawn type and 300 for others.
 fn value(p: &Position, kind: u8) -> i64 {
     let k = &p.variant().pieces[kind as usize];
-    k.value.map(i64::from).unwrap_or(if k.pawn { 100 } else { 300 })
+    k.value
+        .map(i64::from)
+        .unwrap_or(if k.pawn { 100 } else { 300 })
 }
 
 /// What the move wins at once: a captured piece, a promotion.
@@ -106,8 +108,7 @@ mod tests {
     fn greedy_takes_the_queen_and_random_stays_legal() {
         let v = embedded::variant("chess").unwrap();
         // White to move can take the black Queen on d5 with the e4 pawn.
-        let mut p =
-            Position::from_string(v.clone(), "4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1").unwrap();
+        let mut p = Position::from_string(v.clone(), "4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1").unwrap();
         let stop = AtomicBool::new(false);
         for level in 2..=8 {
             let m = Greedy.pick(&p, level, &stop).unwrap();

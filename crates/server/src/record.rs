@@ -125,7 +125,12 @@ fn parse_seat(s: &str) -> Result<SeatKind, String> {
                 match pair {
                     ["level", n] => level = n.parse().map_err(|_| format!("level `{n}`"))?,
                     ["time", n] => time_ms = n.parse().map_err(|_| format!("time `{n}`"))?,
-                    _ => return Err(format!("`{}`: expected `level N` or `time MS`", pair.join(" "))),
+                    _ => {
+                        return Err(format!(
+                            "`{}`: expected `level N` or `time MS`",
+                            pair.join(" ")
+                        ))
+                    }
                 }
             }
             SeatKind::Ai { level, time_ms }.check()
@@ -149,7 +154,16 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r.variant, "x");
-        assert_eq!(r.seats[1], ('b', SeatKind::Ai { level: 5, time_ms: 200 }));
+        assert_eq!(
+            r.seats[1],
+            (
+                'b',
+                SeatKind::Ai {
+                    level: 5,
+                    time_ms: 200
+                }
+            )
+        );
         assert_eq!(r.moves, vec!["e2e4", "e7e5", "g1f3"]);
         assert_eq!(r.variant_file.as_deref(), Some("name = \"x\"\n\na = 1\n"));
         assert_eq!(r.start.as_deref(), Some("8/8 w"));
@@ -163,7 +177,11 @@ mod tests {
         assert!(e.contains("line 2") && e.contains("level 9"), "{e}");
         let e = parse("variant: chess\nseat ww: human\n").unwrap_err();
         assert!(e.contains("not a player tag"), "{e}");
-        assert!(parse("moves: e2e4\n").unwrap_err().contains("no `variant:`"));
-        assert!(parse("variant: chess\n| stray\n").unwrap_err().contains("line 2"));
+        assert!(parse("moves: e2e4\n")
+            .unwrap_err()
+            .contains("no `variant:`"));
+        assert!(parse("variant: chess\n| stray\n")
+            .unwrap_err()
+            .contains("line 2"));
     }
 }

@@ -126,12 +126,8 @@ impl Server {
     /// Stores a legal move, then plays it. If the store fails, the game is
     /// unchanged.
     pub async fn commit(&self, g: &mut Game, m: Move) -> ApiResult<()> {
-        let (id, ply, text, updated) = (
-            g.id.clone(),
-            g.played.len(),
-            g.pos.move_to_string(m),
-            now(),
-        );
+        let (id, ply, text, updated) =
+            (g.id.clone(), g.played.len(), g.pos.move_to_string(m), now());
         let store = self.store.clone();
         tokio::task::spawn_blocking(move || store.append_move(&id, ply, &text, updated))
             .await

@@ -51,8 +51,8 @@ fn db_err(what: &str) -> impl Fn(rusqlite::Error) -> String + '_ {
 impl Store {
     /// Opens (creating if needed) the database file.
     pub fn open(path: &Path) -> Result<Store, String> {
-        let conn = Connection::open(path)
-            .map_err(|e| format!("game store {}: {e}", path.display()))?;
+        let conn =
+            Connection::open(path).map_err(|e| format!("game store {}: {e}", path.display()))?;
         // WAL: readers do not block the writer, and a commit needs no
         // full sync of the database file.
         conn.execute_batch(
@@ -79,7 +79,15 @@ impl Store {
         tx.execute(
             "INSERT INTO games (id, variant, variant_file, seats, start, created, updated)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![g.id, g.variant, g.variant_file, seats, g.start, g.created, g.updated],
+            params![
+                g.id,
+                g.variant,
+                g.variant_file,
+                seats,
+                g.start,
+                g.created,
+                g.updated
+            ],
         )
         .map_err(db_err("insert"))?;
         for (ply, text) in g.moves.iter().enumerate() {
@@ -93,7 +101,13 @@ impl Store {
     }
 
     /// Appends the move played at `ply` (counting from 0).
-    pub fn append_move(&self, id: &str, ply: usize, text: &str, updated: i64) -> Result<(), String> {
+    pub fn append_move(
+        &self,
+        id: &str,
+        ply: usize,
+        text: &str,
+        updated: i64,
+    ) -> Result<(), String> {
         let mut conn = self.conn();
         let tx = conn.transaction().map_err(db_err("move"))?;
         tx.execute(

@@ -46,6 +46,8 @@ mod tests {
         assert_eq!(hash(&a).len(), 64);
         let id = new_game_id().unwrap();
         assert_eq!(id.len(), 10);
-        assert!(id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
+        assert!(id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
     }
 }

@@ -123,10 +123,12 @@ pub fn game_view(g: &mut Game, your_seats: Vec<usize>) -> GameView {
             .collect(),
         _ => Vec::new(),
     };
+    // The last move that moved a piece (a drop-out moves none).
     let last_move = g
         .played
-        .last()
-        .filter(|p| p.mv.kind != MoveKind::DropOut)
+        .iter()
+        .rev()
+        .find(|p| p.mv.kind != MoveKind::DropOut)
         .map(|p| LastMove {
             from: geo.name(p.mv.from),
             to: geo.name(p.mv.to),

@@ -26,7 +26,10 @@ async fn send(client: &HttpClient, req: Request<Full<Bytes>>) -> (u16, Value) {
     let resp = client.request(req).await.expect("response");
     let status = resp.status().as_u16();
     let bytes = resp.into_body().collect().await.expect("body").to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
 }
 
 fn post(url: String, body: Value) -> Request<Full<Bytes>> {
@@ -41,7 +44,11 @@ fn post(url: String, body: Value) -> Request<Full<Bytes>> {
 async fn play(client: HttpClient, base: String, n: usize) -> (String, Vec<String>, Vec<Duration>) {
     let variant = VARIANTS[n % VARIANTS.len()];
     let v = embedded::variant(variant).unwrap();
-    let (status, created) = send(&client, post(format!("{base}/api/games"), json!({"variant": variant}))).await;
+    let (status, created) = send(
+        &client,
+        post(format!("{base}/api/games"), json!({"variant": variant})),
+    )
+    .await;
     assert_eq!(status, 201, "{created}");
     let id = created["id"].as_str().unwrap().to_string();
     let tokens: Vec<String> = created["tokens"]
@@ -67,7 +74,8 @@ async fn play(client: HttpClient, base: String, n: usize) -> (String, Vec<String
         let text = pos.move_to_string(m);
         let body = json!({"move": text, "token": tokens[pos.to_move()], "ply": ply});
         let t = Instant::now();
-        let (status, state) = send(&client, post(format!("{base}/api/games/{id}/moves"), body)).await;
+        let (status, state) =
+            send(&client, post(format!("{base}/api/games/{id}/moves"), body)).await;
         latencies.push(t.elapsed());
         assert_eq!(status, 200, "game {id} move {text}: {state}");
         pos.make(m);
@@ -109,12 +117,16 @@ async fn fifty_games_at_once_lose_nothing() {
         // Every game on the server is the client's copy (a forced drop-out
         // the server played after the client stopped may follow).
         for (id, moves, _) in &results {
-            let req = Request::get(format!("{base}/api/games/{id}")).body(Full::new(Bytes::new())).unwrap();
+            let req = Request::get(format!("{base}/api/games/{id}"))
+                .body(Full::new(Bytes::new()))
+                .unwrap();
             let (_, state) = send(&client, req).await;
-            let server_moves: Vec<&str> =
-                state["moves"].as_array().unwrap().iter().map(|m| m["text"].as_str().unwrap()).collect();
+            let server_moves = common::move_texts(&state);
             assert_eq!(&server_moves[..moves.len()], moves.as_slice(), "game {id}");
-            assert!(server_moves[moves.len()..].iter().all(|m| *m == "out"), "game {id}: {server_moves:?}");
+            assert!(
+                server_moves[moves.len()..].iter().all(|m| *m == "out"),
+                "game {id}: {server_moves:?}"
+            );
         }
         let mut all: Vec<Duration> = results.iter().flat_map(|r| r.2.iter().copied()).collect();
         all.sort();
@@ -138,8 +150,11 @@ async fn fifty_games_at_once_lose_nothing() {
     assert_eq!(list.as_array().unwrap().len(), GAMES);
     for (id, moves, _) in &results {
         let (_, g) = app.get(&format!("/api/games/{id}")).await;
-        let stored: Vec<&str> =
-            g["moves"].as_array().unwrap().iter().map(|m| m["text"].as_str().unwrap()).collect();
-        assert_eq!(&stored[..moves.len()], moves.as_slice(), "game {id} after reopening");
+        let stored = common::move_texts(&g);
+        assert_eq!(
+            &stored[..moves.len()],
+            moves.as_slice(),
+            "game {id} after reopening"
+        );
     }
 }

@@ -51,6 +51,12 @@ impl TestApp {
         (status, json)
     }
 
+    /// The raw response to a GET (for streams and non-JSON bodies).
+    pub async fn get_raw(&self, uri: &str) -> axum::response::Response {
+        let req = Request::get(uri).body(Body::empty()).unwrap();
+        self.router.clone().oneshot(req).await.expect("response")
+    }
+
     pub async fn get(&self, uri: &str) -> (StatusCode, Value) {
         self.get_with_tokens(uri, &[]).await
     }
@@ -64,10 +70,16 @@ impl TestApp {
     }
 
     pub async fn post(&self, uri: &str, body: Value) -> (StatusCode, Value) {
-        self.post_raw(uri, "application/json", body.to_string()).await
+        self.post_raw(uri, "application/json", body.to_string())
+            .await
     }
 
-    pub async fn post_raw(&self, uri: &str, content_type: &str, body: String) -> (StatusCode, Value) {
+    pub async fn post_raw(
+        &self,
+        uri: &str,
+        content_type: &str,
+        body: String,
+    ) -> (StatusCode, Value) {
         let req = Request::post(uri)
             .header("content-type", content_type)
             .body(Body::from(body))
@@ -85,7 +97,11 @@ impl TestApp {
             .iter()
             .map(|t| t.as_str().map(String::from))
             .collect();
-        (v["id"].as_str().unwrap().to_string(), tokens, v["game"].clone())
+        (
+            v["id"].as_str().unwrap().to_string(),
+            tokens,
+            v["game"].clone(),
+        )
     }
 
     pub async fn play(&self, id: &str, token: &str, mv: &str) -> (StatusCode, Value) {
@@ -107,6 +123,16 @@ impl TestApp {
         }
         panic!("game {id} never reached the expected state");
     }
+}
+
+/// The move texts of a game state.
+pub fn move_texts(game: &Value) -> Vec<&str> {
+    game["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m["text"].as_str().expect("move text"))
+        .collect()
 }
 
 /// The error code of an error response.
