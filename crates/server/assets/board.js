@@ -9,7 +9,7 @@ const M = 26;          // margin for the coordinates
 
 export function el(name, attrs = {}, parent) {
   const e = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null) e.setAttribute(k, v);
   if (parent) parent.appendChild(e);
   return e;
 }
@@ -53,6 +53,14 @@ export function pieceGraphic(variant, army, letter, size = S) {
     }, g).textContent = letter;
   }
   return g;
+}
+
+/** A colour darkened by a factor (for the dark cells of a shaded area). */
+function darken(hex, k) {
+  let h = hex.replace('#', '');
+  if (h.length === 3) h = h.split('').map((c) => c + c).join('');
+  return '#' + [0, 2, 4].map((i) => Math.round(parseInt(h.slice(i, i + 2), 16) * k)
+    .toString(16).padStart(2, '0')).join('');
 }
 
 /** Maps board coordinates to view coordinates so that `forward` points up. */
@@ -112,7 +120,6 @@ export class Board {
     svg.setAttribute('viewBox', `${-M} ${-M} ${w * S + 2 * M} ${h * S + 2 * M}`);
     const layer = (cls) => el('g', { class: cls }, svg);
     const cellsLayer = layer('cells');
-    const shadeLayer = layer('shades');
     const markLayer = layer('marks');
     const homeLayer = layer('home');
     const lineLayer = layer('lines');
@@ -120,23 +127,20 @@ export class Board {
     const pieceLayer = layer('pieces');
     const hintLayer = layer('hints');
 
-    // Cells, checkered by file + rank.
+    // Cells, checkered by file + rank; a shaded area keeps the checker in
+    // its own colour (the last shade listing a cell wins).
+    const shadeOf = new Map();
+    for (const shade of v.shades) for (const name of shade.cells) shadeOf.set(name, shade.colour);
     for (const name of v.board.cells) {
       const [f, r] = cellXY(v, name);
       const [x, y] = this.t.at(f, r);
+      const dark = (f + r) % 2 === 0;
+      const shade = shadeOf.get(name);
       el('rect', {
         x: x * S, y: y * S, width: S, height: S, 'data-cell': name,
-        class: (f + r) % 2 === 0 ? 'cell dark' : 'cell light',
+        class: dark ? 'cell dark' : 'cell light',
+        style: shade ? `fill:${dark ? darken(shade, 0.8) : shade}` : null,
       }, cellsLayer);
-    }
-    for (const shade of v.shades) {
-      for (const name of shade.cells) {
-        const [cx, cy] = this.centre(name);
-        el('rect', {
-          x: cx - S / 2, y: cy - S / 2, width: S, height: S, fill: shade.colour,
-          class: 'shade',
-        }, shadeLayer);
-      }
     }
     // Lines along the edges between two cell sets.
     const edge = (a, b, attrs, parent) => {
