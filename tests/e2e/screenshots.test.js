@@ -52,5 +52,11 @@ test('every variant\'s start position is drawn and saved', async () => {
   // Facing east, north is on Blue's left.
   assert.ok(greenKing.x < blueKing.x - 200, `Green's camp is on Blue's left: ${JSON.stringify([blueKing, greenKing])}`);
   await page.screenshot({ path: join(dir, 'page-ariana-blue.png'), fullPage: true });
+  // The lobby, with the games above listed and AI chosen for one seat.
+  await page.goto(`${ctx.server.url}/#/`);
+  await page.locator('.seats[data-variant="chess"] .seat').first().waitFor();
+  await page.selectOption('.seat-kind[data-seat="1"]', 'ai');
+  await page.locator('table.games tr').nth(1).waitFor();
+  await page.screenshot({ path: join(dir, 'page-lobby.png'), fullPage: true });
   await context.close();
 });
