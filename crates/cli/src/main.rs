@@ -132,7 +132,9 @@ fn serve(args: ServeArgs, file: Option<&str>) -> Result<(), String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
         config.variant_files.push((path.to_string(), text));
     }
-    quadrille_server::serve(&args.host, args.port, config)
+    // The AI seats' move picker (a search plugs in here).
+    let picker = Arc::new(quadrille_server::Greedy);
+    quadrille_server::serve(&args.host, args.port, config, picker)
 }
 
 /// Depth of the speed benchmark per variant: chess 6 and Magna Carta 5,

@@ -6,8 +6,9 @@
 //! the legal moves and sends one back as text.
 //!
 //! ```no_run
+//! use std::sync::Arc;
 //! let config = quadrille_server::Config::new("quadrille.db");
-//! quadrille_server::serve("127.0.0.1", 8080, config).unwrap();
+//! quadrille_server::serve("127.0.0.1", 8080, config, Arc::new(quadrille_server::Greedy)).unwrap();
 //! ```
 
 mod ai;
@@ -75,14 +76,19 @@ pub fn app(config: &Config, picker: Arc<dyn MovePicker>) -> Result<(Router, AppS
     Ok((router(state.clone()), state))
 }
 
-/// Serves the web app on `host:port` until Ctrl-C, with the built-in AI.
-pub fn serve(host: &str, port: u16, config: Config) -> Result<(), String> {
+/// Serves the web app on `host:port` until Ctrl-C, with `picker` as the AI.
+pub fn serve(
+    host: &str,
+    port: u16,
+    config: Config,
+    picker: Arc<dyn MovePicker>,
+) -> Result<(), String> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("starting the runtime: {e}"))?;
     rt.block_on(async {
-        let (app, _) = app(&config, Arc::new(Greedy))?;
+        let (app, _) = app(&config, picker)?;
         let listener = tokio::net::TcpListener::bind((host, port))
             .await
             .map_err(|e| format!("listening on {host}:{port}: {e}"))?;
