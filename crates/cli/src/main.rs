@@ -36,6 +36,8 @@ use std::time::Instant;
     version,
     about = "Chess variants for two to four players",
     after_help = "Examples:
+  quadrille                      (serve the web app on http://127.0.0.1:8080)
+  quadrille serve --port 9000 --db games.db
   quadrille variants
   quadrille show magna-carta
   quadrille perft chess 5
@@ -48,11 +50,13 @@ struct Cli {
     #[arg(long, global = true, value_name = "PATH")]
     variant_file: Option<String>,
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Serve the web app and its JSON API (the default with no command).
+    Serve(ServeArgs),
     /// List the embedded variants.
     Variants,
     /// Count move paths to a depth (the move generator's proof).
@@ -96,6 +100,41 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         shallower: u32,
     },
+}
+
+#[derive(clap::Args)]
+struct ServeArgs {
+    /// Address to listen on (127.0.0.1: this machine only).
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// Port to listen on.
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// SQLite database file for the games (created if missing).
+    #[arg(long, default_value = "quadrille.db", value_name = "PATH")]
+    db: std::path::PathBuf,
+}
+
+impl Default for ServeArgs {
+    fn default() -> Self {
+        ServeArgs {
+            host: "127.0.0.1".into(),
+            port: 8080,
+            db: "quadrille.db".into(),
+        }
+    }
+}
+
+/// Serves the web app; `--variant-file` adds a variant to the offered ones.
+fn serve(args: ServeArgs, file: Option<&str>) -> Result<(), String> {
+    let mut config = quadrille_server::Config::new(args.db);
+    if let Some(path) = file {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        config.variant_files.push((path.to_string(), text));
+    }
+    // The AI seats' move picker (a search plugs in here).
+    let picker = Arc::new(quadrille_server::Greedy);
+    quadrille_server::serve(&args.host, args.port, config, picker)
 }
 
 /// Depth of the speed benchmark per variant: chess 6 and Magna Carta 5,
@@ -157,7 +196,11 @@ fn perft(v: &Arc<Variant>, depth: u32, pos: Option<&str>, divide: bool) -> Resul
 
 fn run(cli: Cli) -> Result<(), String> {
     let file = cli.variant_file.as_deref();
-    match cli.command {
+    let Some(command) = cli.command else {
+        return serve(ServeArgs::default(), file);
+    };
+    match command {
+        Command::Serve(args) => serve(args, file),
         Command::Variants => {
             for name in embedded::names() {
                 let v = embedded::variant(name).map_err(|e| e.to_string())?;

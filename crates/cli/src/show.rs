@@ -5,49 +5,9 @@ use quadrille_engine::{betza, CellSet, Geometry, Variant};
 use std::fmt::Write;
 use std::sync::Arc;
 
-/// A cell set written as rectangles, e.g. `a0-h4` or `a8-h8 b7`.
+/// A cell set written as rectangles (see [`Geometry::describe_cells`]).
 fn cells(g: &Geometry, set: &CellSet) -> String {
-    if set.is_empty() {
-        return "none".into();
-    }
-    // Runs of consecutive cells per rank, merged upwards while the rank
-    // above has the same run.
-    let runs = |r: u8| -> Vec<(u8, u8)> {
-        let mut v = Vec::new();
-        let mut f = 0;
-        while f < g.files {
-            if set.contains(r * g.files + f) {
-                let start = f;
-                while f + 1 < g.files && set.contains(r * g.files + f + 1) {
-                    f += 1;
-                }
-                v.push((start, f));
-            }
-            f += 1;
-        }
-        v
-    };
-    let all: Vec<Vec<(u8, u8)>> = (0..g.ranks).map(runs).collect();
-    let mut out = Vec::new();
-    for (r, list) in all.iter().enumerate() {
-        for &run in list {
-            // Already covered by the same run one rank lower.
-            if r > 0 && all[r - 1].contains(&run) {
-                continue;
-            }
-            let mut top = r;
-            while top + 1 < all.len() && all[top + 1].contains(&run) {
-                top += 1;
-            }
-            let (a, b) = (r as u8 * g.files + run.0, top as u8 * g.files + run.1);
-            out.push(if a == b {
-                g.name(a)
-            } else {
-                format!("{}-{}", g.name(a), g.name(b))
-            });
-        }
-    }
-    out.join(" ")
+    g.describe_cells(set)
 }
 
 pub fn describe(v: &Arc<Variant>) -> String {

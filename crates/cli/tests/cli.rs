@@ -206,9 +206,58 @@ fn help_lists_the_subcommands_with_examples() {
     }
 }
 
+/// Starts `quadrille ARGS` in `dir`, returns its first line of standard
+/// output (empty if it ended without one) and its standard error, then
+/// stops it.
+fn first_line_then_stop(args: &[&str], dir: &Path) -> (String, String) {
+    use std::io::{BufRead, Read};
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    child.kill().ok();
+    child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (line, err)
+}
+
 #[test]
-fn no_subcommand_is_a_usage_error() {
-    let r = run(&[]);
+fn serve_listens_and_says_where() {
+    let dir = TempDir::new("serve");
+    let (line, err) = first_line_then_stop(&["serve", "--port", "0", "--db", "games.db"], &dir.0);
+    assert!(line.contains("open http://127.0.0.1:"), "{line}{err}");
+    assert!(dir.0.join("games.db").exists());
+}
+
+#[test]
+fn no_subcommand_serves_the_web_app_on_8080() {
+    let dir = TempDir::new("default-serve");
+    let (line, err) = first_line_then_stop(&[], &dir.0);
+    // Port 8080 may be taken on this machine: then the error names it.
+    assert!(
+        line.contains("http://127.0.0.1:8080/") || err.contains("127.0.0.1:8080"),
+        "stdout: {line}\nstderr: {err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn unknown_subcommand_is_a_usage_error() {
+    let r = run(&["frobnicate"]);
     assert!(!r.ok);
     assert!(r.stderr.contains("Usage"), "{}", r.stderr);
 }

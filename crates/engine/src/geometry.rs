@@ -192,6 +192,68 @@ impl Geometry {
         }
     }
 
+    /// A cell set written as rectangles and cells, e.g. `a0-h4` or
+    /// `a8-h8 b7` (`none` when empty): the inverse of [`Self::parse_cells`].
+    pub fn describe_cells(&self, set: &CellSet) -> String {
+        if set.is_empty() {
+            return "none".into();
+        }
+        // Runs of consecutive cells per rank, merged upwards while the rank
+        // above has the same run.
+        let runs = |r: u8| -> Vec<(u8, u8)> {
+            let mut v = Vec::new();
+            let mut f = 0;
+            while f < self.files {
+                if set.contains(r * self.files + f) {
+                    let start = f;
+                    while f + 1 < self.files && set.contains(r * self.files + f + 1) {
+                        f += 1;
+                    }
+                    v.push((start, f));
+                }
+                f += 1;
+            }
+            v
+        };
+        let all: Vec<Vec<(u8, u8)>> = (0..self.ranks).map(runs).collect();
+        let mut out = Vec::new();
+        for (r, list) in all.iter().enumerate() {
+            for &run in list {
+                // Already covered by the same run one rank lower.
+                if r > 0 && all[r - 1].contains(&run) {
+                    continue;
+                }
+                let mut top = r;
+                while top + 1 < all.len() && all[top + 1].contains(&run) {
+                    top += 1;
+                }
+                let (a, b) = (r as u8 * self.files + run.0, top as u8 * self.files + run.1);
+                out.push(if a == b {
+                    self.name(a)
+                } else {
+                    format!("{}-{}", self.name(a), self.name(b))
+                });
+            }
+        }
+        out.join(" ")
+    }
+
+    /// The pairs of orthogonally adjacent cells (one in `a`, one in `b`)
+    /// whose shared edge lies between the two sets: a River, a drawn line.
+    pub fn edges_between(&self, a: &CellSet, b: &CellSet) -> Vec<(Cell, Cell)> {
+        let mut out = Vec::new();
+        for x in a.iter() {
+            for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                if let Some(y) = self.offset(x, df, dr) {
+                    if b.contains(y) {
+                        out.push((x, y));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Parses a cell specification: items separated by spaces or commas,
     /// each a cell (`e4`) or a rectangle given by two corners (`a2-h2`).
     /// Cells outside the board's existing cells are kept only if `any` is true

@@ -25,6 +25,22 @@ pub enum EndReason {
     PlayersLeft,
 }
 
+impl std::fmt::Display for EndReason {
+    /// In words: `checkmate`, `no progress`, `last army`, ...
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate",
+            EndReason::Extinction => "extinction",
+            EndReason::Repetition => "repetition",
+            EndReason::NoProgress => "no progress",
+            EndReason::BareRoyals => "bare royals",
+            EndReason::LastArmy => "last army",
+            EndReason::PlayersLeft => "players left",
+        })
+    }
+}
+
 /// A finished game: players ranked best first; players in one group share
 /// the place (a draw is one group).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -78,22 +78,14 @@ fn centre(g: &Geometry, c: Cell) -> Point {
 fn edges(g: &Geometry, sides: &[CellSet; 2]) -> (Vec<(Point, Point)>, CellSet) {
     let mut out = Vec::new();
     let mut beside = CellSet::EMPTY;
-    for a in sides[0].iter() {
-        for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-            let Some(b) = g.offset(a, df, dr) else {
-                continue;
-            };
-            if !sides[1].contains(b) {
-                continue;
-            }
-            // Midpoint of the two centres; the edge runs across the step.
-            let (ca, cb) = (centre(g, a), centre(g, b));
-            let mid = ((ca.0 + cb.0) / 2, (ca.1 + cb.1) / 2);
-            let (ef, er) = (dr as i64, df as i64);
-            out.push(((mid.0 - ef, mid.1 - er), (mid.0 + ef, mid.1 + er)));
-            beside.insert(a);
-            beside.insert(b);
-        }
+    for (a, b) in g.edges_between(&sides[0], &sides[1]) {
+        // Midpoint of the two centres; the edge runs across the step.
+        let (ca, cb) = (centre(g, a), centre(g, b));
+        let mid = ((ca.0 + cb.0) / 2, (ca.1 + cb.1) / 2);
+        let (ef, er) = ((cb.1 - ca.1) / 2, (cb.0 - ca.0) / 2);
+        out.push(((mid.0 - ef, mid.1 - er), (mid.0 + ef, mid.1 + er)));
+        beside.insert(a);
+        beside.insert(b);
     }
     (out, beside)
 }

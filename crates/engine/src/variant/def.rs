@@ -27,6 +27,48 @@ pub struct VariantDef {
     pub setup: String,
     #[serde(default)]
     pub rules: RulesDef,
+    /// Cosmetic hints for front ends; the rules never read them.
+    #[serde(default)]
+    pub display: DisplayDef,
+}
+
+/// `[display]`: colours, shading, lines and glyphs for front ends.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DisplayDef {
+    /// Army name -> colour (`#rrggbb` or `#rgb`).
+    #[serde(default)]
+    pub armies: BTreeMap<String, String>,
+    /// Cells to shade (camps, the centre, fortresses), drawn in order.
+    #[serde(default)]
+    pub shade: Vec<ShadeDef>,
+    /// Lines along the edges between two cell lists (rivers, borders).
+    #[serde(default)]
+    pub lines: Vec<LineDef>,
+    /// Piece letter -> the symbol to draw (one to three characters).
+    #[serde(default)]
+    pub glyphs: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShadeDef {
+    /// A cell list (cells, rectangles, region names).
+    pub cells: String,
+    pub colour: String,
+    #[serde(default)]
+    pub label: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LineDef {
+    /// Two cell lists; the line follows every edge between a cell of the
+    /// first and an orthogonally adjacent cell of the second.
+    pub between: [String; 2],
+    pub colour: Option<String>,
+    #[serde(default)]
+    pub label: String,
 }
 
 #[derive(Debug, Deserialize)]

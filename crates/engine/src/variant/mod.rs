@@ -2,8 +2,11 @@
 //! from a definition file into plain data and precomputed tables.
 
 pub mod def;
+mod display;
 pub mod embedded;
 mod rule_modules;
+
+pub use display::{Display, Line, Shade};
 
 use crate::betza::{self, Atom};
 use crate::geometry::{Cell, CellSet, Geometry, Orientation, MAX_SIDE};
@@ -234,6 +237,8 @@ pub struct Variant {
     pub players: Vec<Player>,
     pub pieces: Vec<PieceKind>,
     pub rules: Rules,
+    /// Cosmetic hints for front ends (`[display]`); the rules never read them.
+    pub display: Display,
     /// The start position string.
     pub setup: String,
     /// Pieces of each type per army in the start position.
@@ -862,6 +867,9 @@ impl Compiler {
             .enumerate()
             .filter(|(_, p)| p.pawn)
             .fold(0, |m, (i, _)| m | 1 << i);
+        let display = display::compile(&def.display, &armies, &pieces, |k, spec| {
+            self.cells(k, spec)
+        })?;
         let tables = Tables::build(&geometry, &players, &pieces, &rules)
             .map_err(|m| VariantError::at("pieces", m))?;
         let mut variant = Variant {
@@ -874,6 +882,7 @@ impl Compiler {
             players,
             pieces,
             rules,
+            display,
             setup: def.setup.trim().to_string(),
             initial_counts: [[0; MAX_TYPES]; MAX_ARMIES],
             enemies,

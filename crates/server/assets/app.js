@@ -1,0 +1,343 @@
+// Quadrille web app: pick a variant and the seats, play, watch, resume.
+// Routes (in the URL's hash): #/ the lobby, #/game/ID the game, and
+// #/game/ID?t=TOKEN to take a seat from an invitation link.
+
+import * as api from './api.js';
+import { Board, el as svgEl, pieceGraphic } from './board.js';
+
+const app = document.getElementById('app');
+let leave = () => {};   // cleans up the current page (live updates)
+
+/** Builds an HTML element: h('div', {class: 'x'}, child, 'text', ...). */
+function h(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else if (v === true) e.setAttribute(k, '');
+    else if (v !== false && v !== null && v !== undefined) e.setAttribute(k, v);
+  }
+  for (const c of children.flat()) {
+    if (c !== null && c !== undefined && c !== false) e.append(c instanceof Node ? c : String(c));
+  }
+  return e;
+}
+
+function route() {
+  leave();
+  leave = () => {};
+  const hash = location.hash.replace(/^#/, '') || '/';
+  const m = hash.match(/^\/game\/([a-z0-9]+)(?:\?t=([0-9a-f,]+))?$/);
+  if (m) gamePage(m[1], m[2] ? m[2].split(',') : []);
+  else lobby();
+}
+window.addEventListener('hashchange', route);
+route();
+
+/** A small inline SVG of a piece, for the legend and the chooser. */
+function pieceIcon(variant, army, letter, size = 34) {
+  const svg = svgEl('svg', { width: size, height: size, viewBox: '-30 -30 60 60', class: 'icon' });
+  svg.appendChild(pieceGraphic(variant, army, letter, 60));
+  return svg;
+}
+
+function errorBox(err) {
+  return h('p', { class: 'error', role: 'alert' }, err.message || String(err));
+}
+
+// ----- Lobby: new game, games list, import -----
+
+async function lobby() {
+  app.replaceChildren(h('p', { class: 'muted' }, 'Loading…'));
+  let variants;
+  try {
+    variants = await api.listVariants();
+  } catch (e) {
+    app.replaceChildren(errorBox(e));
+    return;
+  }
+  const seatsBox = h('div', { class: 'seats' });
+  const about = h('p', { class: 'muted about' });
+  const message = h('div');
+  const select = h('select', { id: 'variant', name: 'variant' },
+    variants.map((v) => h('option', { value: v.name }, `${v.title} (${v.players} players)`)));
+  const start = h('input', { id: 'start', placeholder: 'optional: a position string to start from', size: 60 });
+  let current = null;
+
+  async function showSeats() {
+    const described = await api.describeVariant(select.value);
+    if (described.name !== select.value) return;  // changed again meanwhile
+    current = described;
+    seatsBox.dataset.variant = current.name;
+    about.textContent = current.description;
+    seatsBox.replaceChildren(...current.players.map((p, i) => {
+      const army = current.armies[p.army];
+      const kind = h('select', { class: 'seat-kind', 'data-seat': i },
+        h('option', { value: 'human' }, 'Human'), h('option', { value: 'ai' }, 'AI'));
+      const level = h('select', { class: 'seat-level', title: 'AI strength' },
+        [1, 2, 3, 4, 5, 6, 7, 8].map((n) => h('option', { value: n, selected: n === 3 }, `level ${n}`)));
+      const time = h('select', { class: 'seat-time', title: 'AI time per move' },
+        [[500, '0.5 s'], [1000, '1 s'], [2000, '2 s'], [5000, '5 s'], [10000, '10 s']]
+          .map(([ms, t]) => h('option', { value: ms, selected: ms === 1000 }, `${t} per move`)));
+      const aiOpts = h('span', { class: 'ai-opts', hidden: true }, level, time);
+      kind.addEventListener('change', () => { aiOpts.hidden = kind.value !== 'ai'; });
+      return h('div', { class: 'seat' },
+        h('span', { class: 'swatch', style: `background:${army.colour}` }),
+        h('span', { class: 'seat-name' }, p.name,
+          current.armies.length < current.players.length ? h('small', {}, ` (${army.name} army, home ${p.home_text})`) : ''),
+        kind, aiOpts);
+    }));
+  }
+  select.addEventListener('change', showSeats);
+
+  async function create(e) {
+    e.preventDefault();
+    message.replaceChildren();
+    const seats = [...seatsBox.querySelectorAll('.seat')].map((row) => {
+      const kind = row.querySelector('.seat-kind').value;
+      return kind === 'ai'
+        ? { kind, level: +row.querySelector('.seat-level').value, time_ms: +row.querySelector('.seat-time').value }
+        : { kind };
+    });
+    const req = { variant: select.value, seats };
+    if (start.value.trim()) req.start = start.value.trim();
+    try {
+      const created = await api.createGame(req);
+      created.tokens.forEach((t, i) => { if (t) api.holdSeat(created.id, i, t); });
+      location.hash = `#/game/${created.id}`;
+    } catch (err) {
+      message.replaceChildren(errorBox(err));
+    }
+  }
+
+  const record = h('textarea', { id: 'record', rows: 6, cols: 60, placeholder: 'Paste a game record (as exported)' });
+  const importMsg = h('div');
+  async function doImport(e) {
+    e.preventDefault();
+    importMsg.replaceChildren();
+    try {
+      const created = await api.importGame(record.value);
+      created.tokens.forEach((t, i) => { if (t) api.holdSeat(created.id, i, t); });
+      location.hash = `#/game/${created.id}`;
+    } catch (err) {
+      importMsg.replaceChildren(errorBox(err));
+    }
+  }
+
+  const gamesBox = h('div', {}, h('p', { class: 'muted' }, 'Loading games…'));
+  app.replaceChildren(
+    h('section', { class: 'panel' },
+      h('h2', {}, 'New game'),
+      h('form', { onsubmit: create, id: 'new-game' },
+        h('label', {}, 'Variant ', select), about,
+        h('h3', {}, 'Seats'), seatsBox,
+        h('label', {}, 'Start position ', start),
+        h('p', {}, h('button', { type: 'submit', id: 'create' }, 'Start the game')),
+        message)),
+    h('section', { class: 'panel' }, h('h2', {}, 'Games'), gamesBox),
+    h('section', { class: 'panel' },
+      h('h2', {}, 'Import a record'),
+      h('form', { onsubmit: doImport }, record, h('p', {}, h('button', { type: 'submit' }, 'Import')), importMsg)),
+  );
+  await showSeats();
+  try {
+    const games = await api.listGames();
+    gamesBox.replaceChildren(games.length
+      ? h('table', { class: 'games' },
+        h('tr', {}, h('th', {}, 'Game'), h('th', {}, 'Players'), h('th', {}, 'Moves'), h('th', {}, 'Status'), h('th', {}, 'Your seats')),
+        games.map((g) => {
+          const held = Object.keys(api.heldSeats(g.id)).length;
+          return h('tr', {},
+            h('td', {}, h('a', { href: `#/game/${g.id}` }, g.title), h('small', { class: 'muted' }, ` ${g.id}`)),
+            h('td', {}, g.players.join(', ')),
+            h('td', {}, g.ply),
+            h('td', {}, g.status === 'playing' ? `${g.players[g.to_move]} to move` : g.status),
+            h('td', {}, held ? String(held) : '—'));
+        }))
+      : h('p', { class: 'muted' }, 'No games yet.'));
+  } catch (e) {
+    gamesBox.replaceChildren(errorBox(e));
+  }
+}
+
+// ----- A game -----
+
+function ordinal(n) {
+  return ['1st', '2nd', '3rd', '4th'][n] || `${n + 1}th`;
+}
+
+async function gamePage(id, linkTokens) {
+  app.replaceChildren(h('p', { class: 'muted' }, 'Loading game…'));
+  // Seats from an invitation link: learn which seat each token holds.
+  for (const t of linkTokens) {
+    try {
+      const g = await api.getGame(id, [t]);
+      for (const s of g.your_seats) api.holdSeat(id, s, t);
+    } catch { /* a bad link gives no seat */ }
+  }
+  if (linkTokens.length) history.replaceState(null, '', `#/game/${id}`);
+  let variant;
+  let game;
+  try {
+    variant = await api.gameVariant(id);
+    game = await api.getGame(id, api.heldTokens(id));
+  } catch (e) {
+    app.replaceChildren(errorBox(e), h('p', {}, h('a', { href: '#/' }, 'Back to the lobby')));
+    return;
+  }
+
+  const status = h('p', { class: 'status', id: 'status', 'aria-live': 'polite' });
+  const message = h('div', { class: 'message' });
+  const players = h('ol', { class: 'players', id: 'players' });
+  const moves = h('ol', { class: 'moves', id: 'moves' });
+  const chooser = h('div', { class: 'chooser', id: 'chooser', hidden: true });
+  const boardBox = h('div', { class: 'board-box' }, chooser);
+  let manualForward = null;
+  const board = new Board(boardBox, variant, { onMove: (options) => choose(options) });
+
+  const rotate = h('button', { type: 'button', id: 'rotate', title: 'Turn the board a quarter' }, 'Rotate board');
+  const order = ['north', 'east', 'south', 'west'];
+  rotate.addEventListener('click', () => {
+    manualForward = order[(order.indexOf(board.forward) + 1) % 4];
+    board.setForward(manualForward);
+  });
+
+  async function send(move) {
+    message.replaceChildren();
+    const token = api.heldSeats(id)[game.to_move];
+    try {
+      game = await api.playMove(id, move.text, token, game.ply);
+      show();
+    } catch (e) {
+      message.replaceChildren(errorBox(e));
+      refresh();
+    }
+  }
+
+  /** One move goes at once; a promotion asks which piece first. */
+  function choose(options) {
+    if (options.length === 1) {
+      send(options[0]);
+      return;
+    }
+    const army = variant.players[game.to_move].army;
+    chooser.replaceChildren(h('p', {}, 'Promote to:'), ...options.map((m) => {
+      const kind = variant.pieces.find((p) => p.letter === m.promotion.toUpperCase());
+      return h('button', {
+        type: 'button', class: 'promo', 'data-promotion': m.promotion, title: kind ? kind.name : m.promotion,
+        onclick: () => { chooser.hidden = true; send(m); },
+      }, pieceIcon(variant, army, m.promotion.toUpperCase(), 44), kind ? kind.name : m.promotion);
+    }), h('button', { type: 'button', onclick: () => { chooser.hidden = true; } }, 'Cancel'));
+    chooser.hidden = false;
+  }
+
+  function show() {
+    const held = api.heldSeats(id);
+    const mine = game.your_seats;
+    // Face the board to the viewer's seat (the player to move when one
+    // browser holds several seats), unless turned by hand.
+    const seat = mine.length === 1 ? mine[0]
+      : mine.includes(game.to_move) ? game.to_move : mine[0];
+    const forward = manualForward || (seat !== undefined ? variant.players[seat].forward : 'north');
+    board.forward = forward;
+    board.update(game);
+
+    const name = (i) => variant.players[i].name;
+    if (game.status === 'over') {
+      const o = game.outcome;
+      status.textContent = o.ranking.length === 1
+        ? `Game over: draw (${o.reason}).`
+        : `Game over: ${o.ranking[0].map(name).join(' and ')} won (${o.reason}).`;
+    } else if (game.status === 'stuck') {
+      status.textContent = 'Nobody can move; the game stops here.';
+    } else {
+      const who = name(game.to_move);
+      status.textContent = mine.includes(game.to_move)
+        ? `${who} to move — your move.${game.attacked_royals.length ? ' Check!' : ''}`
+        : `${who} to move${game.ai_thinking ? ' (AI thinking…)' : ''}.`;
+    }
+    status.className = `status ${game.status === 'playing' && mine.includes(game.to_move) ? 'yours' : ''}`;
+
+    const place = {};
+    if (game.outcome) game.outcome.ranking.forEach((group, i) => group.forEach((p) => { place[p] = i; }));
+    players.replaceChildren(...game.seats.map((s) => {
+      const p = variant.players[s.player];
+      const army = variant.armies[p.army];
+      const out = game.out.indexOf(s.player);
+      const tags = [];
+      if (s.kind === 'ai') tags.push(`AI level ${s.level}`);
+      if (mine.includes(s.player)) tags.push('you');
+      if (out >= 0) tags.push(`out (${ordinal(out)} out)`);
+      if (s.player in place) tags.push(`${ordinal(place[s.player])} place`);
+      return h('li', {
+        class: [game.to_move === s.player ? 'to-move' : '', out >= 0 ? 'out' : ''].join(' '),
+        'data-player': s.player,
+      },
+      h('span', { class: 'swatch', style: `background:${army.colour}` }),
+      h('span', { class: 'pname' }, p.name),
+      variant.armies.length < variant.players.length
+        ? h('small', {}, ` moves ${army.name}, home ${p.home_text}`) : '',
+      tags.length ? h('small', { class: 'tags' }, ` — ${tags.join(', ')}`) : '');
+    }));
+
+    moves.replaceChildren(...game.moves.map((m, i) => h('li', { value: i + 1 },
+      h('span', { class: 'swatch small', style: `background:${variant.armies[variant.players[m.player].army].colour}` }),
+      `${name(m.player)}: ${m.text}`)));
+    moves.scrollTop = moves.scrollHeight;
+
+    links.replaceChildren(...Object.entries(held).map(([s, t]) => {
+      const url = `${location.origin}/#/game/${id}?t=${t}`;
+      const input = h('input', { readonly: true, value: url, size: 40, class: 'invite', 'data-seat': s });
+      return h('div', {}, h('label', {}, `${name(+s)}: `, input),
+        h('button', { type: 'button', onclick: () => { input.select(); navigator.clipboard?.writeText(url); } }, 'Copy'));
+    }));
+  }
+
+  const links = h('div', { class: 'links' });
+  const legend = h('table', { class: 'legend', id: 'legend' },
+    variant.pieces.map((p) => h('tr', {},
+      h('td', {}, pieceIcon(variant, 0, p.letter)),
+      h('td', {}, h('b', {}, p.name), ` (${p.letter}${p.royal ? ', royal' : ''})`, h('br'),
+        h('code', {}, p.betza), h('ul', {}, p.moves.map((line) => h('li', {}, line)))))));
+  const key = h('ul', { class: 'key' },
+    variant.shades.filter((s) => s.label).map((s) =>
+      h('li', {}, h('span', { class: 'swatch', style: `background:${s.colour}` }), s.label)),
+    variant.lines.filter((l) => l.label).map((l) =>
+      h('li', {}, h('span', { class: 'line-swatch', style: `background:${l.colour}` }), l.label)),
+    h('li', {}, h('span', { class: 'swatch last' }), 'last move'),
+    h('li', {}, h('span', { class: 'swatch attacked' }), 'royal piece under attack'),
+    variant.players.some((p) => p.home.length)
+      ? h('li', {}, h('span', { class: 'line-swatch home' }), 'home of the player to move') : '');
+
+  app.replaceChildren(h('div', { class: 'game' },
+    h('div', { class: 'left' }, boardBox, h('div', { class: 'controls' }, rotate,
+      h('a', { href: api.recordUrl(id), download: `quadrille-${id}.txt`, class: 'button' }, 'Export record'),
+      h('a', { href: '#/', class: 'button' }, 'Lobby'))),
+    h('div', { class: 'right' },
+      h('h2', {}, variant.title, h('small', { class: 'muted' }, ` game ${id}`)),
+      status, message,
+      h('h3', {}, 'Players'), players,
+      h('h3', {}, 'Moves'), moves,
+      h('details', { open: Object.keys(api.heldSeats(id)).length > 0 },
+        h('summary', {}, 'Seat links (keep them secret: a link lets its holder move)'), links,
+        h('p', { class: 'muted' }, 'Spectators: ', h('code', {}, `${location.origin}/#/game/${id}`))),
+      h('h3', {}, 'Board'), key,
+      h('h3', {}, 'Pieces'), legend)));
+  show();
+
+  let busy = false;
+  let again = false;
+  async function refresh() {
+    if (busy) { again = true; return; }
+    busy = true;
+    try {
+      game = await api.getGame(id, api.heldTokens(id));
+      show();
+    } catch (e) {
+      message.replaceChildren(errorBox(e));
+    }
+    busy = false;
+    if (again) { again = false; refresh(); }
+  }
+  const stop = api.watch(id, () => refresh());
+  leave = stop;
+}

@@ -1,0 +1,402 @@
+//! The JSON API (docs/api.md): variants, games, moves, records and live
+//! updates. Every refusal is an [`ApiError`] and changes nothing.
+
+use crate::ai;
+use crate::describe::{variant_view, VariantView};
+use crate::error::{ApiError, ApiResult};
+use crate::game::{Seat, SeatKind, Status};
+use crate::record;
+use crate::state::{clip, AppState, SharedGame};
+use crate::variants::{self, Source};
+use crate::view::{game_view, summary, GameSummary, GameView};
+use axum::extract::{FromRequest, Path, Request, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::IntoResponse;
+use axum::Json;
+use futures_util::stream::{self, Stream, StreamExt};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::convert::Infallible;
+use tokio::sync::broadcast::error::RecvError;
+
+/// AI defaults when a seat gives none.
+pub const DEFAULT_LEVEL: u8 = 3;
+pub const DEFAULT_TIME_MS: u32 = 1000;
+/// Header carrying the caller's seat tokens, comma-separated.
+pub const TOKENS_HEADER: &str = "x-seat-tokens";
+/// Longest move text accepted.
+const MAX_MOVE_TEXT: usize = 16;
+
+/// A JSON body whose rejections (malformed, too large, wrong fields or
+/// content type) become JSON [`ApiError`]s.
+pub struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        Json::<T>::from_request(req, state)
+            .await
+            .map(|Json(v)| JsonBody(v))
+            .map_err(ApiError::from)
+    }
+}
+
+#[derive(Serialize)]
+pub struct VariantSummary {
+    pub name: String,
+    pub title: String,
+    pub players: usize,
+    pub description: String,
+}
+
+pub async fn list_variants(State(st): State<AppState>) -> Json<Vec<VariantSummary>> {
+    Json(
+        st.variants
+            .list()
+            .into_iter()
+            .map(|s| VariantSummary {
+                name: s.variant.name.clone(),
+                title: s.variant.title.clone(),
+                players: s.variant.players.len(),
+                description: s.variant.description.clone(),
+            })
+            .collect(),
+    )
+}
+
+pub async fn get_variant(
+    State(st): State<AppState>,
+    Path(name): Path<String>,
+) -> ApiResult<Json<VariantView>> {
+    let s = st.variants.get(&name).ok_or_else(|| {
+        ApiError::not_found("variant_not_found", format!("no variant `{}`", clip(&name)))
+    })?;
+    Ok(Json(variant_view(&s.variant)))
+}
+
+/// One seat in a create request.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatRequest {
+    /// `human` or `ai`.
+    pub kind: String,
+    pub level: Option<u8>,
+    pub time_ms: Option<u32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateRequest {
+    /// An offered variant's name.
+    pub variant: Option<String>,
+    /// Or a whole variant file (TOML text).
+    pub variant_file: Option<String>,
+    /// One per player in turn order; default: every seat human.
+    pub seats: Option<Vec<SeatRequest>>,
+    /// A position string to start from instead of the setup.
+    pub start: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImportRequest {
+    pub record: String,
+}
+
+/// A new game: its id, the human seats' tokens (shown once) and its state.
+#[derive(Serialize)]
+pub struct Created {
+    pub id: String,
+    /// Per seat: its token, `null` for AI seats.
+    pub tokens: Vec<Option<String>>,
+    pub game: GameView,
+}
+
+fn seat_kind(i: usize, s: &SeatRequest) -> ApiResult<SeatKind> {
+    let bad = |m: String| ApiError::unprocessable("bad_seats", format!("seats[{i}]: {m}"));
+    match s.kind.as_str() {
+        "human" => Ok(SeatKind::Human),
+        "ai" => SeatKind::Ai {
+            level: s.level.unwrap_or(DEFAULT_LEVEL),
+            time_ms: s.time_ms.unwrap_or(DEFAULT_TIME_MS),
+        }
+        .check()
+        .map_err(bad),
+        k => Err(bad(format!("kind `{}`: expected human or ai", clip(k)))),
+    }
+}
+
+fn source_of(st: &AppState, name: Option<&str>, file: Option<&str>) -> ApiResult<Source> {
+    match (name, file) {
+        (_, Some(text)) => {
+            let src =
+                variants::compile(text).map_err(|e| ApiError::unprocessable("bad_variant", e))?;
+            match name {
+                Some(n) if n != src.variant.name => Err(ApiError::unprocessable(
+                    "bad_variant",
+                    format!(
+                        "the variant file defines `{}`, not `{}`",
+                        src.variant.name,
+                        clip(n)
+                    ),
+                )),
+                _ => Ok(src),
+            }
+        }
+        (Some(n), None) => st.variants.get(n).cloned().ok_or_else(|| {
+            ApiError::unprocessable("bad_variant", format!("no variant `{}`", clip(n)))
+        }),
+        (None, None) => Err(ApiError::unprocessable(
+            "bad_variant",
+            "give `variant` (a name) or `variant_file` (its text)",
+        )),
+    }
+}
+
+/// Deals the seats, creates the game and starts the AI if it is to move.
+async fn open_game(
+    st: &AppState,
+    source: Source,
+    kinds: Vec<SeatKind>,
+    start: Option<&str>,
+    moves: &[String],
+) -> ApiResult<(StatusCode, Json<Created>)> {
+    let (seats, tokens) = Seat::deal(&kinds).map_err(ApiError::internal)?;
+    let shared = st.create(source, seats, start, moves).await?;
+    let mut g = shared.lock().await;
+    let humans = (0..kinds.len())
+        .filter(|&i| kinds[i] == SeatKind::Human)
+        .collect();
+    let created = Created {
+        id: g.id.clone(),
+        tokens,
+        game: game_view(&mut g, humans),
+    };
+    drop(g);
+    ai::kick(st, shared);
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+pub async fn create_game(
+    State(st): State<AppState>,
+    JsonBody(req): JsonBody<CreateRequest>,
+) -> ApiResult<(StatusCode, Json<Created>)> {
+    let source = source_of(&st, req.variant.as_deref(), req.variant_file.as_deref())?;
+    let players = source.variant.players.len();
+    let kinds = match &req.seats {
+        None => vec![SeatKind::Human; players],
+        Some(list) if list.len() != players => {
+            return Err(ApiError::unprocessable(
+                "bad_seats",
+                format!(
+                    "{} has {players} players; {} seats were given",
+                    source.variant.name,
+                    list.len()
+                ),
+            ))
+        }
+        Some(list) => list
+            .iter()
+            .enumerate()
+            .map(|(i, s)| seat_kind(i, s))
+            .collect::<ApiResult<_>>()?,
+    };
+    if let Some(s) = &req.start {
+        quadrille_engine::Position::from_string(source.variant.clone(), s)
+            .map_err(|e| ApiError::unprocessable("bad_position", e.to_string()))?;
+    }
+    open_game(&st, source, kinds, req.start.as_deref(), &[]).await
+}
+
+pub async fn import_game(
+    State(st): State<AppState>,
+    JsonBody(req): JsonBody<ImportRequest>,
+) -> ApiResult<(StatusCode, Json<Created>)> {
+    let bad = |e: String| ApiError::unprocessable("bad_record", e);
+    let r = record::parse(&req.record).map_err(bad)?;
+    let source = source_of(&st, Some(&r.variant), r.variant_file.as_deref())?;
+    let v = source.variant.clone();
+    let mut kinds = vec![SeatKind::Human; v.players.len()];
+    for (tag, kind) in &r.seats {
+        let i = v
+            .players
+            .iter()
+            .position(|p| p.tag == *tag)
+            .ok_or_else(|| bad(format!("record: `{tag}` is not a player tag of {}", v.name)))?;
+        kinds[i] = *kind;
+    }
+    open_game(&st, source, kinds, r.start.as_deref(), &r.moves).await
+}
+
+pub async fn list_games(State(st): State<AppState>) -> Json<Vec<GameSummary>> {
+    let mut list = Vec::new();
+    for g in st.all_games() {
+        list.push(summary(&mut *g.lock().await));
+    }
+    list.sort_by(|a, b| b.updated.cmp(&a.updated).then_with(|| a.id.cmp(&b.id)));
+    Json(list)
+}
+
+/// The tokens in the `X-Seat-Tokens` header (at most four are read).
+fn header_tokens(headers: &HeaderMap) -> Vec<String> {
+    headers
+        .get(TOKENS_HEADER)
+        .and_then(|h| h.to_str().ok())
+        .map(|s| {
+            s.split(',')
+                .map(str::trim)
+                .filter(|t| !t.is_empty() && t.len() <= 64)
+                .take(4)
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+pub async fn get_game(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<GameView>> {
+    let shared = st.game(&id)?;
+    let mut g = shared.lock().await;
+    let seats = g.seats_of(&header_tokens(&headers));
+    Ok(Json(game_view(&mut g, seats)))
+}
+
+pub async fn game_variant(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<VariantView>> {
+    let v = st.game(&id)?.lock().await.source.variant.clone();
+    Ok(Json(variant_view(&v)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// The move in coordinates: `e2e4`, `e7e8q`.
+    #[serde(rename = "move")]
+    pub text: String,
+    /// The token of the seat to move.
+    pub token: Option<String>,
+    /// If given, the move is refused unless the game has exactly this many
+    /// moves (protects against playing into a position one has not seen).
+    pub ply: Option<usize>,
+}
+
+pub async fn make_move(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<MoveRequest>,
+) -> ApiResult<Json<GameView>> {
+    let shared = st.game(&id)?;
+    let view = {
+        let mut g = shared.lock().await;
+        let token = req.token.filter(|t| !t.is_empty()).ok_or_else(|| {
+            ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "token_required",
+                "a move needs the token of the seat to move",
+            )
+        })?;
+        let seats = g.seats_of(std::slice::from_ref(&token));
+        if seats.is_empty() {
+            return Err(ApiError::forbidden(
+                "bad_token",
+                format!("this token holds no seat of game {id}"),
+            ));
+        }
+        match g.status() {
+            Status::Playing => {}
+            _ => return Err(ApiError::conflict("game_over", "the game is over")),
+        }
+        if let Some(ply) = req.ply {
+            if ply != g.played.len() {
+                return Err(ApiError::conflict(
+                    "stale_ply",
+                    format!(
+                        "the move was meant for ply {ply}, but the game has {} moves",
+                        g.played.len()
+                    ),
+                ));
+            }
+        }
+        let v = g.source.variant.clone();
+        let to_move = g.pos.to_move();
+        if !seats.contains(&to_move) {
+            return Err(ApiError::forbidden(
+                "not_your_turn",
+                format!("it is {}'s turn", v.players[to_move].name),
+            ));
+        }
+        if req.text.len() > MAX_MOVE_TEXT {
+            return Err(ApiError::unprocessable(
+                "illegal_move",
+                format!("move `{}`: too long", clip(&req.text)),
+            ));
+        }
+        let m = g
+            .pos
+            .parse_move(&req.text)
+            .map_err(|e| ApiError::unprocessable("illegal_move", e.to_string()))?;
+        st.commit(&mut g, m).await?;
+        game_view(&mut g, seats)
+    };
+    ai::kick(&st, shared);
+    Ok(Json(view))
+}
+
+pub async fn export_record(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<impl IntoResponse> {
+    let text = record::write(&*st.game(&id)?.lock().await);
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"quadrille-{id}.txt\""),
+            ),
+        ],
+        text,
+    ))
+}
+
+/// Server-sent events: an `update` event with the number of moves at once
+/// and after every change (a move, the AI starting or stopping to think).
+pub async fn events(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
+    let shared: SharedGame = st.game(&id)?;
+    let (rx, ply) = {
+        let g = shared.lock().await;
+        (g.events.subscribe(), g.played.len())
+    };
+    let event = |ply: usize| {
+        Ok(Event::default()
+            .event("update")
+            .data(format!("{{\"ply\":{ply}}}")))
+    };
+    let first = stream::once(async move { event(ply) });
+    let rest = stream::unfold(rx, move |mut rx| async move {
+        loop {
+            match rx.recv().await {
+                Ok(n) => return Some((event(n), rx)),
+                Err(RecvError::Lagged(_)) => continue,
+                Err(RecvError::Closed) => return None,
+            }
+        }
+    });
+    Ok(Sse::new(first.chain(rest)).keep_alive(KeepAlive::default()))
+}
+
+pub async fn not_found() -> ApiError {
+    ApiError::not_found("not_found", "no such page or API route")
+}

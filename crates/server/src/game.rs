@@ -1,0 +1,226 @@
+//! One game: its variant, seats, start position and moves, and the current
+//! position, which is always the start with every move replayed through
+//! the engine. The engine alone decides what is legal.
+
+use crate::picker::LEVELS;
+use crate::token;
+use crate::variants::Source;
+use quadrille_engine::{Move, MoveKind, Outcome, Position};
+use serde::{Deserialize, Serialize};
+use tokio::sync::broadcast;
+
+/// Who sits in a player's seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum SeatKind {
+    /// A person holding the seat's token.
+    Human,
+    /// The server's AI, with a strength in [`LEVELS`] and a time per move.
+    Ai { level: u8, time_ms: u32 },
+}
+
+/// Shortest and longest AI time per move, in milliseconds.
+pub const AI_TIME_MS: std::ops::RangeInclusive<u32> = 50..=60_000;
+
+impl SeatKind {
+    /// Checks the AI settings.
+    pub fn check(self) -> Result<SeatKind, String> {
+        if let SeatKind::Ai { level, time_ms } = self {
+            if !LEVELS.contains(&level) {
+                return Err(format!(
+                    "AI level {level} is out of range {}..={}",
+                    LEVELS.start(),
+                    LEVELS.end()
+                ));
+            }
+            if !AI_TIME_MS.contains(&time_ms) {
+                return Err(format!(
+                    "AI time per move {time_ms} ms is out of range {}..={} ms",
+                    AI_TIME_MS.start(),
+                    AI_TIME_MS.end()
+                ));
+            }
+        }
+        Ok(self)
+    }
+}
+
+/// A seat: its kind and, for a human seat, the hash of its token.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seat {
+    #[serde(flatten)]
+    pub kind: SeatKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_hash: Option<String>,
+}
+
+impl Seat {
+    /// Seats for `kinds`, with a fresh token for every human seat; returns
+    /// the seats and the tokens (`None` for AI seats).
+    pub fn deal(kinds: &[SeatKind]) -> Result<(Vec<Seat>, Vec<Option<String>>), String> {
+        let mut seats = Vec::new();
+        let mut tokens = Vec::new();
+        for &kind in kinds {
+            let t = match kind {
+                SeatKind::Human => Some(token::new_token()?),
+                SeatKind::Ai { .. } => None,
+            };
+            seats.push(Seat {
+                kind,
+                token_hash: t.as_deref().map(token::hash),
+            });
+            tokens.push(t);
+        }
+        Ok((seats, tokens))
+    }
+}
+
+/// A move made in the game.
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub player: usize,
+    pub mv: Move,
+    pub text: String,
+}
+
+/// Where the game stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    Playing,
+    Over(Outcome),
+    /// Nobody can move and the rules give no result (a variant without a
+    /// drop-out rule in a position it does not decide).
+    Stuck,
+}
+
+/// A game in memory.
+pub struct Game {
+    pub id: String,
+    pub source: Source,
+    pub seats: Vec<Seat>,
+    /// The start position string.
+    pub start: String,
+    pub pos: Position,
+    pub played: Vec<Played>,
+    /// Unix seconds.
+    pub created: i64,
+    pub updated: i64,
+    /// An AI move is being computed.
+    pub ai_busy: bool,
+    /// Live updates: the number of moves after each change.
+    pub events: broadcast::Sender<usize>,
+}
+
+/// Longest position string accepted.
+pub const MAX_POSITION: usize = 2048;
+
+impl Game {
+    /// A game from its parts: the start position (the variant's setup if
+    /// `None`) and the moves replayed. Errors name the field and the move.
+    pub fn new(
+        id: String,
+        source: Source,
+        seats: Vec<Seat>,
+        start: Option<&str>,
+        moves: &[String],
+    ) -> Result<Game, String> {
+        let v = source.variant.clone();
+        if seats.len() != v.players.len() {
+            return Err(format!(
+                "{} has {} players but {} seats were given",
+                v.name,
+                v.players.len(),
+                seats.len()
+            ));
+        }
+        let pos = match start {
+            None => v.start(),
+            Some(s) if s.len() > MAX_POSITION => {
+                return Err(format!(
+                    "the position string has {} bytes; at most {MAX_POSITION} are accepted",
+                    s.len()
+                ))
+            }
+            Some(s) => Position::from_string(v.clone(), s).map_err(|e| e.to_string())?,
+        };
+        let now = now();
+        let mut g = Game {
+            id,
+            source,
+            seats,
+            start: pos.to_string(),
+            pos,
+            played: Vec::new(),
+            created: now,
+            updated: now,
+            ai_busy: false,
+            events: broadcast::channel(16).0,
+        };
+        for (i, text) in moves.iter().enumerate() {
+            if g.status() != Status::Playing {
+                return Err(format!("move {} `{text}`: the game is already over", i + 1));
+            }
+            let m = g
+                .pos
+                .parse_move(text)
+                .map_err(|e| format!("move {}: {e}", i + 1))?;
+            g.apply(m);
+        }
+        Ok(g)
+    }
+
+    /// Plays a legal move (from [`Position::parse_move`] or the move
+    /// generator) and tells the listeners.
+    pub fn apply(&mut self, mv: Move) {
+        let player = self.pos.to_move();
+        let text = self.pos.move_to_string(mv);
+        self.pos.make(mv);
+        self.played.push(Played { player, mv, text });
+        self.updated = now();
+        // Nobody listening is fine.
+        let _ = self.events.send(self.played.len());
+    }
+
+    pub fn status(&mut self) -> Status {
+        if let Some(o) = self.pos.outcome() {
+            return Status::Over(o);
+        }
+        if self.pos.legal_moves().is_empty() {
+            Status::Stuck
+        } else {
+            Status::Playing
+        }
+    }
+
+    /// The forced drop-out, when it is the only move of the player to move.
+    pub fn forced_move(&mut self) -> Option<Move> {
+        let moves = self.pos.legal_moves();
+        match moves.as_slice() {
+            [m] if m.kind == MoveKind::DropOut => Some(*m),
+            _ => None,
+        }
+    }
+
+    /// The seats whose token is one of `tokens`.
+    pub fn seats_of(&self, tokens: &[String]) -> Vec<usize> {
+        let hashes: Vec<String> = tokens.iter().map(|t| token::hash(t)).collect();
+        self.seats
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.token_hash.as_ref().is_some_and(|h| hashes.contains(h)))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// The move texts, in order.
+    pub fn move_texts(&self) -> Vec<String> {
+        self.played.iter().map(|p| p.text.clone()).collect()
+    }
+}
+
+/// Unix time in seconds.
+pub fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}

@@ -1,0 +1,157 @@
+//! The server's shared state: the games in memory (each behind its own
+//! lock, so games never wait for each other), the store, the variants and
+//! the AI.
+
+use crate::error::{ApiError, ApiResult};
+use crate::game::{now, Game, Seat};
+use crate::picker::MovePicker;
+use crate::store::{Store, StoredGame};
+use crate::variants::{Source, Variants};
+use quadrille_engine::Move;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+use tokio::sync::Mutex;
+
+/// How to start a server.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The SQLite database file (created if missing).
+    pub db: PathBuf,
+    /// Extra variants: (where it came from, for messages; the file's text).
+    pub variant_files: Vec<(String, String)>,
+    /// Pause before each AI move, so that people can follow AI-only play.
+    pub ai_pause: Duration,
+}
+
+impl Config {
+    /// Defaults for a database file: no extra variants, a short AI pause.
+    pub fn new(db: impl Into<PathBuf>) -> Config {
+        Config {
+            db: db.into(),
+            variant_files: Vec::new(),
+            ai_pause: Duration::from_millis(300),
+        }
+    }
+}
+
+/// A game shared between requests and the AI runner.
+pub type SharedGame = Arc<Mutex<Game>>;
+
+/// Everything the handlers share.
+pub struct Server {
+    games: RwLock<HashMap<String, SharedGame>>,
+    pub store: Arc<Store>,
+    pub variants: Variants,
+    pub picker: Arc<dyn MovePicker>,
+    pub ai_pause: Duration,
+}
+
+/// The handlers' state.
+pub type AppState = Arc<Server>;
+
+impl Server {
+    /// Opens the store and reloads every stored game by replaying its
+    /// moves. A game that no longer replays (its variant is gone) is
+    /// reported on standard error and left out.
+    pub fn open(config: &Config, picker: Arc<dyn MovePicker>) -> Result<AppState, String> {
+        let mut variants = Variants::embedded()?;
+        for (origin, text) in &config.variant_files {
+            variants.add_file(origin, text)?;
+        }
+        let store = Arc::new(Store::open(&config.db)?);
+        let mut games = HashMap::new();
+        for id in store.ids()? {
+            let Some(stored) = store.load(&id)? else {
+                continue;
+            };
+            match revive(&variants, stored) {
+                Ok(g) => {
+                    games.insert(id, Arc::new(Mutex::new(g)));
+                }
+                Err(e) => eprintln!("warning: game {id} not loaded: {e}"),
+            }
+        }
+        Ok(Arc::new(Server {
+            games: RwLock::new(games),
+            store,
+            variants,
+            picker,
+            ai_pause: config.ai_pause,
+        }))
+    }
+
+    /// The game with this id.
+    pub fn game(&self, id: &str) -> ApiResult<SharedGame> {
+        self.games
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(id)
+            .cloned()
+            .ok_or_else(|| ApiError::not_found("game_not_found", format!("no game `{}`", clip(id))))
+    }
+
+    /// Every game.
+    pub fn all_games(&self) -> Vec<SharedGame> {
+        let games = self.games.read().unwrap_or_else(|p| p.into_inner());
+        games.values().cloned().collect()
+    }
+
+    /// Creates, stores and registers a new game.
+    pub async fn create(
+        &self,
+        source: Source,
+        seats: Vec<Seat>,
+        start: Option<&str>,
+        moves: &[String],
+    ) -> ApiResult<SharedGame> {
+        let id = crate::token::new_game_id().map_err(ApiError::internal)?;
+        let game = Game::new(id.clone(), source, seats, start, moves)
+            .map_err(|e| ApiError::unprocessable("bad_game", e))?;
+        let stored = StoredGame::of(&game);
+        let store = self.store.clone();
+        tokio::task::spawn_blocking(move || store.insert(&stored))
+            .await
+            .map_err(|e| ApiError::internal(e.to_string()))?
+            .map_err(ApiError::internal)?;
+        let shared = Arc::new(Mutex::new(game));
+        self.games
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(id, shared.clone());
+        Ok(shared)
+    }
+
+    /// Stores a legal move, then plays it. If the store fails, the game is
+    /// unchanged.
+    pub async fn commit(&self, g: &mut Game, m: Move) -> ApiResult<()> {
+        let (id, ply, text, updated) =
+            (g.id.clone(), g.played.len(), g.pos.move_to_string(m), now());
+        let store = self.store.clone();
+        tokio::task::spawn_blocking(move || store.append_move(&id, ply, &text, updated))
+            .await
+            .map_err(|e| ApiError::internal(e.to_string()))?
+            .map_err(ApiError::internal)?;
+        g.apply(m);
+        Ok(())
+    }
+}
+
+/// A stored game back in memory.
+fn revive(variants: &Variants, s: StoredGame) -> Result<Game, String> {
+    let source = variants.resolve(&s.variant, s.variant_file.as_deref())?;
+    let mut g = Game::new(s.id, source, s.seats, Some(&s.start), &s.moves)?;
+    g.created = s.created;
+    g.updated = s.updated;
+    Ok(g)
+}
+
+/// At most 40 characters of user text in a message.
+pub fn clip(s: &str) -> String {
+    let mut c: String = s.chars().take(40).collect();
+    if s.chars().count() > 40 {
+        c.push_str("...");
+    }
+    c
+}
