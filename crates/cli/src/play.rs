@@ -48,6 +48,14 @@ pub fn run(mut p: Position, random: &[char], seed: Option<u64>) -> Result<(), St
                     outln!("  {}. {}", place + 1, names(group));
                 }
             }
+            if let Some(scores) = p.series_scores() {
+                let list: Vec<String> = scores
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| format!("{} {s}", v.players[i].name))
+                    .collect();
+                outln!("Series scores: {}", list.join(", "));
+            }
             return Ok(());
         }
         let player = &v.players[p.to_move()];

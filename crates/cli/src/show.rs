@@ -103,14 +103,14 @@ pub fn describe(v: &Arc<Variant>) -> String {
                 .iter()
                 .map(|&t| v.pieces[t as usize].letter)
                 .collect();
-            s += &format!(
-                "  {} promotes {} to {}",
-                pl.name,
-                letters(p.pieces),
-                choices
-            );
-            if p.liberate {
-                s += &format!(" or a captured type (not {})", letters(p.liberate_exclude));
+            s += &format!("  {} promotes {} to ", pl.name, letters(p.pieces));
+            match (choices.is_empty(), p.liberate) {
+                (_, false) => s += &choices,
+                (true, true) => s += "a captured type",
+                (false, true) => s += &format!("{choices} or a captured type"),
+            }
+            if p.liberate && p.liberate_exclude != 0 {
+                s += &format!(" (not {})", letters(p.liberate_exclude));
             }
             let _ = write!(s, " on {}", cells(g, &p.zone[i]));
             if !p.optional_zone[i].is_empty() {
@@ -157,6 +157,74 @@ pub fn describe(v: &Arc<Variant>) -> String {
             }
         }
     }
+    if let Some(rv) = &paths.rivers {
+        let sections: Vec<String> = rv
+            .sections
+            .iter()
+            .map(|x| {
+                format!(
+                    "{} ({} | {})",
+                    x.name,
+                    cells(g, &x.sides[0]),
+                    cells(g, &x.sides[1])
+                )
+            })
+            .collect();
+        let _ = writeln!(s, "  River sections: {}", sections.join(", "));
+        for (i, pl) in v.players.iter().enumerate() {
+            let far: Vec<&str> = rv
+                .sections
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| rv.far[i] >> k & 1 != 0)
+                .map(|(_, x)| x.name.as_str())
+                .collect();
+            let _ = writeln!(s, "  far sections of {}: {}", pl.name, far.join(" "));
+        }
+        if rv.no_cross != 0 {
+            let _ = writeln!(s, "  {} may not cross a far section", letters(rv.no_cross));
+        }
+        if rv.running_jump != 0 {
+            let _ = writeln!(
+                s,
+                "  {} cross a far section only by a move that neither starts nor ends beside it",
+                letters(rv.running_jump)
+            );
+        }
+    }
+    for m in &r.region_moves {
+        let _ = writeln!(
+            s,
+            "  {} of {} moves as {} facing {} on {}",
+            letters(m.pieces),
+            player_name(m.player),
+            m.betza,
+            format!("{:?}", m.forward).to_lowercase(),
+            cells(g, &m.cells)
+        );
+    }
+    if let Some(f) = &r.facing {
+        let _ = writeln!(
+            s,
+            "  {} of different armies attack each other along open {} lines (facing)",
+            letters(f.pieces),
+            f.betza
+        );
+    }
+    if let Some(w) = &r.swap {
+        let _ = writeln!(
+            s,
+            "  {} may instead swap places with its own {} within {} reach{}",
+            letters(w.pieces),
+            letters(w.with),
+            w.betza,
+            if w.not_when_attacked {
+                ", unless attacked"
+            } else {
+                ""
+            }
+        );
+    }
     if let Some(d) = &r.dropout {
         s += "  a player without a legal move drops out";
         if !d.promote.is_empty() {
@@ -181,6 +249,23 @@ pub fn describe(v: &Arc<Variant>) -> String {
     }
     if r.elimination.empty_army {
         s += "  a player whose army has no piece left is out\n";
+    }
+    if r.players_left > 1 {
+        let _ = writeln!(
+            s,
+            "  the game ends when {} players are left",
+            r.players_left
+        );
+    }
+    if r.winner == quadrille_engine::variant::Winner::ToMove {
+        s += "  the player about to move when the game ends ranks first\n";
+    }
+    if r.series_score {
+        let n = v.players.len() - 1;
+        let _ = writeln!(
+            s,
+            "  series score: the winner {n}, the others {n} minus the other players still in when they went out"
+        );
     }
     s += &format!(
         "  stalemate: {}; repetition: {}; no progress: {}{}\n",

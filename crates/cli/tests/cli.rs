@@ -1057,3 +1057,83 @@ fn play_rejects_unknown_random_seats() {
     play(&["play", "chess", "--random", "q"], "")
         .failure(&["--random: `q` is not a player tag of chess", "tags: w, b"]);
 }
+
+// ------------------------------------------------------------- Pass (Aikou)
+
+#[test]
+fn perft_and_divide_of_xiang_aikou() {
+    assert_eq!(
+        nodes(&run(&["perft", "xiang-aikou", "3"]).success().stdout),
+        17526
+    );
+    let moves = legal_moves(&["xiang-aikou", "1"]);
+    assert_eq!(moves.len(), 26, "{moves:?}");
+    assert!(
+        moves.contains(&"e5f5".to_string()),
+        "the diagonal Soldier goes east"
+    );
+    assert!(moves.contains(&"d3d6".to_string()), "the Cannon hops d5");
+}
+
+#[test]
+fn show_describes_the_pass_rules() {
+    let out = run(&["show", "xiang-aikou"]).success().stdout;
+    for line in [
+        "Board: 10 files x 10 ranks (ranks from 1), 100 cells: a1-j10",
+        "  River sections: west (a5-e5 | a6-e6), east (f5-j5 | f6-j6), south (e1-e5 | f1-f5), north (e6-e10 | f6-f10)",
+        "  far sections of Red: east north",
+        "  E may not cross a far section",
+        "  GA of Red must end their moves on a1-c3",
+        "  S of Red moves as frW facing north on a1 b2 c3 d4 e5",
+        "  S of Red moves as W facing north on f6-j10",
+        "  G of different armies attack each other along open R lines (facing)",
+        "  the game ends when 2 players are left",
+        "  series score: the winner 3, the others 3 minus the other players still in when they went out",
+    ] {
+        assert!(out.contains(line), "show xiang-aikou lacks `{line}`:\n{out}");
+    }
+    let out = run(&["show", "gnu-aikou"]).success().stdout;
+    assert!(
+        out.contains(
+            "  BC cross a far section only by a move that neither starts nor ends beside it"
+        ),
+        "{out}"
+    );
+    let out = run(&["show", "yang-aikou"]).success().stdout;
+    for line in [
+        "  K may instead swap places with its own ABNRC within K reach, unless attacked",
+        "  Red promotes P to a captured type (not K) on j1-j9 a10-j10",
+    ] {
+        assert!(out.contains(line), "show yang-aikou lacks `{line}`:\n{out}");
+    }
+    assert!(!out.contains("River sections"), "Yang Aikou has no Rivers");
+}
+
+#[test]
+fn play_yang_aikou_swap_and_the_end_with_series_scores() {
+    // Red's King b2 swaps with its Arrow a1 (written as the King's move).
+    let fen = "bK8gK/10/10/10/10/10/10/1rBrP7/1rKrN7/rA8oK r - - 0 1";
+    let r = play(
+        &["play", "yang-aikou", "--position", fen],
+        "b2a1\nfen\nquit\n",
+    )
+    .success();
+    let f = fens(&r.stdout);
+    assert_eq!(f.len(), 1, "{}", r.stdout);
+    assert!(f[0].ends_with("/1rArN7/rK8oK o - - 1 1"), "{}", f[0]);
+    // Anglis Aikou, Blue out: Red's Knight j7 uncovers Orange's Rook j5 on
+    // Green's King j10. Green is checkmated, two players are left: Orange,
+    // whose threat it was, wins.
+    let fen = "9gK/10/10/9rN/10/9oR/10/10/10/rK7oK1 r - - 0 1 out=b";
+    let r = play(&["play", "anglis-aikou", "--position", fen], "j7h6\n").success();
+    for line in [
+        "Game over: Orange wins (players left).",
+        "  1. Orange",
+        "  2. Red",
+        "  3. Green",
+        "  4. Blue",
+        "Series scores: Red 2, Orange 3, Green 1, Blue 0",
+    ] {
+        assert!(r.stdout.contains(line), "lacks `{line}`:\n{}", r.stdout);
+    }
+}

@@ -151,7 +151,9 @@ impl Position {
                     if pos.is_out(p) {
                         return Err(err("out", format!("`{t}` is listed twice")));
                     }
-                    pos.set_out(p as u8);
+                    // One at a time, as far as the string can tell.
+                    let others = v.players.len() - 1 - pos.out.count_ones() as usize;
+                    pos.set_out(p as u8, others as u8);
                 }
                 rest.pop();
             }

@@ -238,6 +238,22 @@ impl Geometry {
         out.join(" ")
     }
 
+    /// The pairs of orthogonally adjacent cells (one in `a`, one in `b`)
+    /// whose shared edge lies between the two sets: a River, a drawn line.
+    pub fn edges_between(&self, a: &CellSet, b: &CellSet) -> Vec<(Cell, Cell)> {
+        let mut out = Vec::new();
+        for x in a.iter() {
+            for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                if let Some(y) = self.offset(x, df, dr) {
+                    if b.contains(y) {
+                        out.push((x, y));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Parses a cell specification: items separated by spaces or commas,
     /// each a cell (`e4`) or a rectangle given by two corners (`a2-h2`).
     /// Cells outside the board's existing cells are kept only if `any` is true

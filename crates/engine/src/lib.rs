@@ -15,6 +15,7 @@
 //! ```
 
 pub mod betza;
+mod facing;
 pub mod fen;
 pub mod geometry;
 mod movegen;
@@ -23,6 +24,8 @@ pub mod notation;
 pub mod outcome;
 mod perft;
 pub mod position;
+pub mod rivers;
+mod swap;
 mod tables;
 pub mod variant;
 

@@ -55,7 +55,7 @@ impl<const PATHS: bool> Pusher<'_, PATHS> {
 impl Position {
     /// Type bit of the piece on `c` if it belongs to `army`, else 0.
     #[inline]
-    fn type_bit(&self, c: Cell, army: u8) -> TypeMask {
+    pub(crate) fn type_bit(&self, c: Cell, army: u8) -> TypeMask {
         let code = self.board[c as usize];
         if code != 0 && army_of(code) == army {
             1 << kind_of(code)
@@ -72,7 +72,7 @@ impl Position {
     /// Could a piece of `player` of one of `types` capture on `cell` by a
     /// leap?
     pub(crate) fn leap_attackers(&self, cell: Cell, player: usize, types: TypeMask) -> bool {
-        if self.variant.rules.paths.active {
+        if self.variant.rules.extended {
             self.leap_attack::<true>(cell, player, types)
         } else {
             self.leap_attack::<false>(cell, player, types)
@@ -93,7 +93,8 @@ impl Position {
     }
 
     /// Under the path rules (camps, boundaries, ...): may the piece on
-    /// `from` of `player` capture on `to` over `passed`?
+    /// `from` of `player` capture on `to` over `passed`? Not if it would
+    /// have to promote there with nothing to become (Yang Aikou's Pawns).
     fn capture_allowed(
         &self,
         player: usize,
@@ -102,16 +103,29 @@ impl Position {
         to: Cell,
         slides: bool,
     ) -> bool {
+        let v = &*self.variant;
         let kind = kind_of(self.board[from as usize]);
-        self.path_allowed(player, false, kind, from, passed, to, slides, true)
+        if v.rules.capture_needs_choice {
+            if let Some(p) = &v.rules.promotion {
+                if p.pieces >> kind & 1 != 0
+                    && p.zone[player].contains(to)
+                    && self.promotion_mask(player) == 0
+                {
+                    return false;
+                }
+            }
+        }
+        !v.rules.paths.active
+            || self.path_allowed(player, false, kind, from, passed, to, slides, true)
     }
 
     /// Is `cell` attacked by `player`: could one of their pieces capture
     /// there by a capturing move (whether or not that capture is legal)?
-    /// Path rules (camps, boundaries) are obeyed: a piece that may not
-    /// make the capture does not attack.
+    /// Path rules (camps, boundaries, Rivers) are obeyed: a piece that may
+    /// not make the capture does not attack. Under `facing`, a facing piece
+    /// on `cell` is also attacked by one of `player`'s along an open line.
     pub fn is_attacked_by(&self, cell: Cell, player: usize) -> bool {
-        if self.variant.rules.paths.active {
+        if self.variant.rules.extended {
             self.attacked::<true>(cell, player)
         } else {
             self.attacked::<false>(cell, player)
@@ -123,6 +137,13 @@ impl Position {
             return true;
         }
         let v = &*self.variant;
+        if PATHS {
+            if let Some(f) = &v.rules.facing {
+                if self.faced(cell, player, f.pieces) {
+                    return true;
+                }
+            }
+        }
         let t = &v.tables;
         let army = v.players[player].army;
         for l in &t.attacks[player].lines {
@@ -201,18 +222,18 @@ impl Position {
     /// Types the army to move may promote to now: the fixed choices plus,
     /// under liberation, types it has fewer of than at the start.
     pub fn promotion_choices(&self) -> Vec<PieceType> {
-        let mask = self.promotion_mask();
+        let mask = self.promotion_mask(self.to_move as usize);
         (0..self.variant.pieces.len() as u8)
             .filter(|t| mask >> t & 1 != 0)
             .collect()
     }
 
-    fn promotion_mask(&self) -> TypeMask {
+    /// Types `player` may promote to now.
+    fn promotion_mask(&self, player: usize) -> TypeMask {
         let v = &*self.variant;
         let Some(p) = &v.rules.promotion else {
             return 0;
         };
-        let player = self.to_move as usize;
         let army = v.players[player].army as usize;
         let mut mask: TypeMask = p.choices[player].iter().fold(0, |m, &t| m | 1 << t);
         if p.liberate {
@@ -294,7 +315,7 @@ impl Position {
     /// The path rules of the variant: may `player` move a piece of type
     /// `kind` from `from` over `passed` to `to`?
     #[allow(clippy::too_many_arguments)]
-    fn path_allowed(
+    pub(crate) fn path_allowed(
         &self,
         player: usize,
         home_rule: bool,
@@ -329,6 +350,12 @@ impl Position {
                     return false;
                 }
             }
+        }
+        if r.rivers
+            .as_ref()
+            .is_some_and(|rv| !rv.allows(player, kind, from, to))
+        {
+            return false;
         }
         if capture
             && r.no_capture_into
@@ -370,15 +397,15 @@ impl Position {
     /// double steps, en passant, castling and promotion allow, before the
     /// royalty test.
     pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
-        if self.variant.rules.paths.active {
+        if self.variant.rules.extended {
             self.generate::<true>(list)
         } else {
             self.generate::<false>(list)
         }
     }
 
-    /// `pseudo_legal_moves`, compiled once with the path rules and once
-    /// without, so that games without them pay nothing for them.
+    /// `pseudo_legal_moves`, compiled once with the path rules (and swaps)
+    /// and once without, so that games without them pay nothing for them.
     fn generate<const PATHS: bool>(&self, list: &mut MoveList) {
         let v = &*self.variant;
         let t = &v.tables;
@@ -388,7 +415,7 @@ impl Position {
         let hostile = |code: u8| enemies >> army_of(code) & 1 != 0;
         let promotion = v.rules.promotion.as_ref();
         let choices = if promotion.is_some() {
-            self.promotion_mask()
+            self.promotion_mask(player)
         } else {
             0
         };
@@ -400,7 +427,6 @@ impl Position {
         for from in self.army_cells[army as usize].iter() {
             let first = list.len();
             let kind = kind_of(self.board[from as usize]);
-            let o = t.orientation[player][from as usize];
             let promoting = match promotion {
                 Some(p) if p.pieces >> kind & 1 != 0 => Some(&p.any_zone[player]),
                 _ => None,
@@ -420,7 +446,7 @@ impl Position {
                 site: &site,
                 promoting,
             };
-            for ray in t.piece_rays(kind, o, from) {
+            for ray in t.piece_rays(player, kind, from) {
                 let cells = &t.cells[ray.start as usize..][..ray.len as usize];
                 match ray.travel {
                     Travel::Leap => {
@@ -513,7 +539,7 @@ impl Position {
             }
             if let Some(d) = ds {
                 if d.pieces >> kind & 1 != 0 && d.from[player].contains(from) {
-                    let (dx, dy) = o.rotate((0, 1));
+                    let (dx, dy) = t.orientation[player][from as usize].rotate((0, 1));
                     let g = &v.geometry;
                     if let Some(mid) = g.offset(from, dx, dy) {
                         if let Some(to) = g.offset(mid, dx, dy) {
@@ -543,6 +569,12 @@ impl Position {
                         }
                     }
                 }
+            }
+        }
+
+        if PATHS {
+            if let Some(s) = &v.rules.swap {
+                self.push_swaps(list, s);
             }
         }
 
@@ -641,6 +673,9 @@ impl Position {
                         }
                     }
                 }
+                if let Some(f) = &v.rules.facing {
+                    self.facing_exposure(r, army, pl.army, f.pieces, &mut leave);
+                }
                 let (s, e) = at.leap_index[r as usize];
                 for la in &at.leaps[s as usize..e as usize] {
                     if la.lame_len != 0 && la.types & self.type_bit(la.from, pl.army) != 0 {
@@ -656,7 +691,7 @@ impl Position {
 
     /// After the mover's move: is one of its royal pieces attacked, or is a
     /// required type gone?
-    fn royal_exposed(&self, army: u8, attackers: u8) -> bool {
+    pub(crate) fn royal_exposed(&self, army: u8, attackers: u8) -> bool {
         match self.royal_cells(army) {
             None => true,
             Some(r) => r.iter().any(|c| self.attacked_by_set(c, attackers)),
@@ -667,10 +702,13 @@ impl Position {
     /// destination not attacked and, under `no_passing_attacked`, no cell
     /// it slides over attacked, all judged with the piece lifted from
     /// `from`? Attack tests read only the board array, so lifting the piece
-    /// there is enough.
+    /// there is enough; it stands on `to` for the destination's test
+    /// (facing pieces attack only each other).
     fn royal_step_safe(&mut self, from: Cell, to: Cell, attackers: u8, passing: bool) -> bool {
         let code = std::mem::replace(&mut self.board[from as usize], 0);
+        let held = std::mem::replace(&mut self.board[to as usize], code);
         let mut safe = !self.attacked_by_set(to, attackers);
+        self.board[to as usize] = held;
         if safe && passing {
             let g = &self.variant.geometry;
             let df = g.file_of(to) as i32 - g.file_of(from) as i32;
@@ -705,7 +743,6 @@ impl Position {
             return;
         };
         let attackers = self.royal_attackers();
-        let hostile_after = self.variant.hostile_players[army as usize];
         let fast = !royals.iter().any(|c| self.attacked_by_set(c, attackers));
         let (leave, enter) = if fast {
             self.exposure_cells(army, royals, attackers)
@@ -717,8 +754,8 @@ impl Position {
         // piece puts its player out at once and may change who moves next
         // (the attacker): such moves take the full test.
         let next_only = royal.attackers == Attackers::Next;
-        let decisive = if next_only {
-            self.decisive_cells(army)
+        let decisive = if next_only || self.variant.rules.capture_needs_choice {
+            self.decisive_cells(army, attackers)
         } else {
             CellSet::EMPTY
         };
@@ -733,6 +770,7 @@ impl Position {
                 let t = self.board[m.to as usize];
                 if no_royal_capture
                     && t != 0
+                    && army_of(t) != army
                     && self
                         .royal_cells(army_of(t))
                         .is_some_and(|r| r.contains(m.to))
@@ -748,25 +786,50 @@ impl Position {
             } else if quiet_path {
                 return true;
             }
-            self.make(m);
-            // After the move the player to move is the next player still
-            // in: the one who threatens under `attackers = "next"`.
-            let after = if next_only {
-                hostile_after & 1 << self.to_move
-            } else {
-                attackers
-            };
-            let exposed = self.royal_exposed(army, after);
-            self.unmake();
-            !exposed
+            self.full_test(m, royals, attackers)
         });
     }
 
-    /// Cells of the pieces whose capture puts their player out at once:
-    /// the royal pieces of other armies and the last piece of an army.
-    fn decisive_cells(&self, army: u8) -> CellSet {
+    /// The legality test of the moves no shortcut decides: a swap on the
+    /// board alone, anything else made, tested and unmade. Kept out of
+    /// line: the filter's loop stays small for the common moves.
+    #[inline(never)]
+    fn full_test(&mut self, m: Move, royals: CellSet, attackers: u8) -> bool {
+        if m.kind == MoveKind::Swap {
+            return self.swap_safe(m, royals, attackers);
+        }
+        let army = self.army_to_move();
+        let r = &self.variant.rules;
+        let next_only = r.royal.as_ref().map(|r| r.attackers) == Some(Attackers::Next);
+        let eliminating = r.elimination.capturable_royal;
+        let hostile = self.variant.hostile_players[army as usize];
+        self.make(m);
+        // After the move the player to move is the next player still in:
+        // the one who threatens under `attackers = "next"`. If the move
+        // checkmated players, the mover was judged with them.
+        let after = if next_only {
+            hostile & 1 << self.to_move
+        } else {
+            attackers
+        };
+        let exposed = match self.mover_exposed {
+            Some(e) if eliminating => e,
+            _ => self.royal_exposed(army, after),
+        };
+        self.unmake();
+        !exposed
+    }
+
+    /// Cells of the pieces whose capture needs the full legality test:
+    /// the royal pieces of other armies and the last piece of an army,
+    /// whose capture puts their player out at once; and the pieces of a
+    /// threatening player who has lost nothing yet when promotion has no
+    /// fixed choice: a capture gives them one, and so captures into their
+    /// promotion zone (Yang Aikou).
+    fn decisive_cells(&self, army: u8, attackers: u8) -> CellSet {
+        let v = &*self.variant;
         let mut set = CellSet::EMPTY;
-        for a in 0..self.variant.armies.len() as u8 {
+        for a in 0..v.armies.len() as u8 {
             if a == army {
                 continue;
             }
@@ -778,7 +841,32 @@ impl Position {
                 set = set.union(&r);
             }
         }
+        if v.rules.capture_needs_choice {
+            for (p, pl) in v.players.iter().enumerate() {
+                if attackers >> p & 1 != 0 && self.promotion_mask(p) == 0 {
+                    set = set.union(&self.army_cells[pl.army as usize]);
+                }
+            }
+        }
         set
+    }
+
+    /// Is a swap legal: after it, judged on the board alone (a swap
+    /// captures nothing, so nobody is out at once and the next player
+    /// stays the same), is no royal piece of the mover attacked?
+    fn swap_safe(&mut self, m: Move, royals: CellSet, attackers: u8) -> bool {
+        let (a, b) = (m.from as usize, m.to as usize);
+        self.board.swap(a, b);
+        let exposed = royals.iter().any(|c| {
+            let c = match c {
+                c if c == m.from => m.to,
+                c if c == m.to => m.from,
+                c => c,
+            };
+            self.attacked_by_set(c, attackers)
+        });
+        self.board.swap(a, b);
+        !exposed
     }
 
     /// Keeps the moves after which a royal piece of the mover's army stands
@@ -829,7 +917,7 @@ impl Position {
     /// Legal moves into a caller's list (cleared first).
     pub fn legal_moves_into(&mut self, list: &mut MoveList) {
         list.clear();
-        if self.variant.players.len() > 2 && self.one_army_left() {
+        if self.variant.players.len() > 2 && self.few_left() {
             return;
         }
         self.pseudo_legal_moves(list);

@@ -19,6 +19,9 @@ pub enum MoveKind {
     /// The player to move has no legal move and leaves the game (only in
     /// variants with the `dropout` rule; `from` and `to` are meaningless).
     DropOut,
+    /// The piece on `from` and the piece of its own army on `to` change
+    /// places (the `swap` rule).
+    Swap,
 }
 
 /// A move: from, to, an optional promotion and its kind.
@@ -117,6 +120,7 @@ impl MoveList {
         self.as_slice().iter()
     }
     /// Keeps the moves for which `keep` returns true.
+    #[inline(always)]
     pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
         let mut j = 0;
         for i in 0..self.len {

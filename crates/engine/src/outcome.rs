@@ -1,10 +1,11 @@
 //! The end of the game: checkmate, stalemate, extinction of a required
 //! type, repetition, the no-progress counter and bare royals; in games
-//! where players go out, the last army standing and the ranking of all
-//! players.
+//! where players go out, the last army standing (or the last few players)
+//! and the ranking of all players, with series scores where the variant
+//! keeps them.
 
 use crate::position::Position;
-use crate::variant::StalemateResult;
+use crate::variant::{StalemateResult, Winner};
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +20,9 @@ pub enum EndReason {
     /// Every player left in the game moves the same army (the others
     /// dropped out or were eliminated).
     LastArmy,
+    /// Only the variant's `players_left` players are left (the Pass games
+    /// end with two: no checkmate is possible any more).
+    PlayersLeft,
 }
 
 impl std::fmt::Display for EndReason {
@@ -32,6 +36,7 @@ impl std::fmt::Display for EndReason {
             EndReason::NoProgress => "no progress",
             EndReason::BareRoyals => "bare royals",
             EndReason::LastArmy => "last army",
+            EndReason::PlayersLeft => "players left",
         })
     }
 }
@@ -107,28 +112,41 @@ impl Position {
         self.out_order().iter().rev().map(|&p| vec![p as usize])
     }
 
-    /// Ranking when one army is left: the player whose move ended the game
-    /// first, then the others still in (in turn order), then the players
-    /// who went out, the latest first.
-    fn last_army_outcome(&self) -> Outcome {
-        let last_mover = self
-            .history
-            .iter()
-            .rev()
-            .find(|u| u.mv.kind != crate::moves::MoveKind::DropOut)
-            .map(|u| u.to_move as usize)
-            .filter(|&p| !self.is_out(p));
-        let mut ranking: Vec<Vec<usize>> = last_mover.map(|p| vec![p]).into_iter().collect();
+    /// Is a game where players go out over because few are left: one
+    /// army, or the variant's `players_left`?
+    pub(crate) fn few_left(&self) -> bool {
+        self.one_army_left()
+            || self.players_in().count() <= self.variant.rules.players_left as usize
+    }
+
+    /// Ranking when few are left: the winner first (by the variant's
+    /// `winner`: the player whose move ended the game, or the player about
+    /// to move), then the others still in (in turn order), then the
+    /// players who went out, the latest first.
+    fn standing_outcome(&self) -> Outcome {
+        let first = match self.variant.rules.winner {
+            Winner::LastMover => self
+                .history
+                .iter()
+                .rev()
+                .find(|u| u.mv.kind != crate::moves::MoveKind::DropOut)
+                .map(|u| u.to_move as usize)
+                .filter(|&p| !self.is_out(p)),
+            Winner::ToMove => Some(self.to_move()),
+        };
+        let mut ranking: Vec<Vec<usize>> = first.map(|p| vec![p]).into_iter().collect();
         ranking.extend(
             self.players_in()
-                .filter(|&p| Some(p) != last_mover)
+                .filter(|&p| Some(p) != first)
                 .map(|p| vec![p]),
         );
         ranking.extend(self.out_last_first());
-        Outcome {
-            ranking,
-            reason: EndReason::LastArmy,
-        }
+        let reason = if self.one_army_left() {
+            EndReason::LastArmy
+        } else {
+            EndReason::PlayersLeft
+        };
+        Outcome { ranking, reason }
     }
 
     /// A draw in a game where players go out: every player whose army is
@@ -148,6 +166,37 @@ impl Position {
         Outcome { ranking, reason }
     }
 
+    /// The series scores (indexed by player) of a finished game, when the
+    /// variant keeps them (`series_score`): the sole winner scores one less
+    /// than the number of players; every other player that number minus
+    /// the other players still in when they went out (or at the end, for
+    /// those still in). `None` while the game goes on.
+    pub fn series_scores(&mut self) -> Option<Vec<u32>> {
+        if !self.variant.rules.series_score {
+            return None;
+        }
+        let o = self.outcome()?;
+        let n = self.variant.players.len() as u32;
+        let still_in = self.players_in().count() as u32;
+        let sole_winner = match &o.ranking[..] {
+            [first, _, ..] if first.len() == 1 => Some(first[0]),
+            _ => None,
+        };
+        Some(
+            (0..n as usize)
+                .map(|p| {
+                    if Some(p) == sole_winner {
+                        n - 1
+                    } else if self.is_out(p) {
+                        n - 1 - self.out_others[p] as u32
+                    } else {
+                        n - still_in
+                    }
+                })
+                .collect(),
+        )
+    }
+
     /// Repetition and the no-progress counter. The counter's limit is in
     /// moves per player still in the game.
     fn drawn_by_rule(&self) -> Option<EndReason> {
@@ -165,8 +214,8 @@ impl Position {
     /// The result if the game is over, `None` while it goes on.
     pub fn outcome(&mut self) -> Option<Outcome> {
         if self.players_go_out() {
-            if self.one_army_left() {
-                return Some(self.last_army_outcome());
+            if self.few_left() {
+                return Some(self.standing_outcome());
             }
             return self.drawn_by_rule().map(|r| self.shared_draw(r));
         }

@@ -69,6 +69,14 @@ pub struct Position {
     pub(crate) out: u8,
     /// Players in the order they went out (the first `out.count_ones()`).
     pub(crate) out_order: [u8; MAX_PLAYERS],
+    /// Per player out: how many other players were still in when they went
+    /// out (for series scores; meaningless for players in).
+    pub(crate) out_others: [u8; MAX_PLAYERS],
+    /// Set by the last `make` when it checkmated players: whether the
+    /// mover's own royal piece was attackable on the position the move
+    /// left, judged with the other Kings before their armies left (the
+    /// legality test reads it).
+    pub(crate) mover_exposed: Option<bool>,
     /// Side effects of moves (eliminations, mass promotions): the cell and
     /// the piece code it held before, undone in reverse order.
     pub(crate) effects: Vec<(Cell, u8)>,
@@ -93,6 +101,8 @@ impl Position {
             to_move: 0,
             out: 0,
             out_order: [0; MAX_PLAYERS],
+            out_others: [0; MAX_PLAYERS],
+            mover_exposed: None,
             effects: Vec::new(),
             castling: 0,
             ep: None,
@@ -141,9 +151,11 @@ impl Position {
         (0..self.variant.players.len()).filter(|&p| !self.is_out(p))
     }
 
-    /// Marks a player out (recording the order) and updates the key.
-    pub(crate) fn set_out(&mut self, player: u8) {
+    /// Marks a player out (recording the order and how many others were
+    /// still in) and updates the key.
+    pub(crate) fn set_out(&mut self, player: u8, others: u8) {
         if self.out >> player & 1 == 0 {
+            self.out_others[player as usize] = others;
             self.out_order[self.out.count_ones() as usize] = player;
             self.out |= 1 << player;
             self.key ^= self.variant.tables.zobrist_player[4 + player as usize];
@@ -294,7 +306,7 @@ impl Position {
             _ => to,
         };
         let captured = match mv.kind {
-            MoveKind::Castle(_) => 0,
+            MoveKind::Castle(_) | MoveKind::Swap => 0,
             _ => self.board[capture_cell as usize],
         };
         self.history.push(Undo {
@@ -328,6 +340,7 @@ impl Position {
                 self.put(king_to, king_code);
                 self.put(rook_to, rook_code);
             }
+            MoveKind::Swap => self.swap_pieces(from, to),
             _ => {
                 self.take(from);
                 let code = match mv.promotion {
@@ -368,6 +381,13 @@ impl Position {
         self.pass_turn();
     }
 
+    /// Exchanges the pieces on two cells.
+    fn swap_pieces(&mut self, a: Cell, b: Cell) {
+        let (pa, pb) = (self.take(a), self.take(b));
+        self.put(a, pb);
+        self.put(b, pa);
+    }
+
     /// Hands the turn to the next player still in the game.
     fn pass_turn(&mut self) {
         let next = self.next_player(self.to_move);
@@ -383,7 +403,7 @@ impl Position {
     fn drop_out(&mut self) {
         let me = self.to_move;
         let army = self.variant.players[me as usize].army;
-        self.set_out(me);
+        self.set_out(me, self.players_in().count() as u8 - 1);
         self.halfmove = 0;
         let variant = self.variant.clone();
         if let Some(d) = &variant.rules.dropout {
@@ -425,6 +445,7 @@ impl Position {
     /// checkmates are judged together on the position the move left, and
     /// the armies of the players out leave the board afterwards.
     fn eliminate(&mut self, rule: crate::variant::Elimination) {
+        self.mover_exposed = None;
         let me = self.to_move;
         let n = self.variant.players.len() as u8;
         let mut dead = [0u8; MAX_PLAYERS];
@@ -454,14 +475,29 @@ impl Position {
                 n_dead += 1;
             }
         }
+        if n_dead > 0 {
+            // Their armies leaving may open lines to the mover's royal
+            // piece; it is judged, like theirs, on the position before.
+            let army = self.variant.players[me as usize].army;
+            let attackers = match self.variant.rules.royal.as_ref().map(|r| r.attackers) {
+                Some(crate::variant::Attackers::Next) => 1 << next,
+                _ => self.variant.hostile_players[army as usize] & !self.out,
+            };
+            self.mover_exposed = Some(self.royal_exposed(army, attackers));
+        }
         self.put_out(&dead[..n_dead]);
     }
 
     /// Puts players out of the game; the army of each leaves the board
     /// unless another player still moves it.
     fn put_out(&mut self, players: &[u8]) {
+        if players.is_empty() {
+            return;
+        }
+        // Players put out together all count one another as still in.
+        let others = (self.players_in().count() as u8).saturating_sub(1);
         for &q in players {
-            self.set_out(q);
+            self.set_out(q, others);
             self.halfmove = 0;
         }
         for &q in players {
@@ -498,6 +534,7 @@ impl Position {
                 self.put(king, king_code);
                 self.put(rook, rook_code);
             }
+            MoveKind::Swap => self.swap_pieces(u.mv.from, u.mv.to),
             _ => {
                 self.take(u.mv.to);
                 self.put(u.mv.from, u.moved);

@@ -4,9 +4,9 @@
 //! that do not exist simply end a ray, so move generation never asks what
 //! shape the board has.
 
-use crate::betza::Reach;
+use crate::betza::{Atom, Reach};
 use crate::geometry::{Cell, Geometry, Orientation};
-use crate::variant::{PieceKind, Player, TypeMask, MAX_TYPES};
+use crate::variant::{PieceKind, Player, Rules, TypeMask, MAX_TYPES};
 
 /// How a ray is travelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,8 +74,15 @@ pub(crate) struct Tables {
     /// `[vector * ncells + cell]` -> (start, len) of the full ray in `cells`.
     pub vector_rays: Vec<(u32, u8)>,
     pub rays: Vec<Ray>,
-    /// `[(type * 4 + orientation) * ncells + cell]` -> range in `rays`.
+    pub ntypes: usize,
+    /// `[(player * ntypes + type) * ncells + cell]` -> range in `rays`: the
+    /// moves of a piece there (its own Betza facing its player's forward,
+    /// or a region's).
     pub piece_rays: Vec<(u32, u32)>,
+    /// Vectors of the facing lines (`rules.facing`).
+    pub facing_lines: Vec<u16>,
+    /// Per cell: (start, len) in `cells` of the swap partners' cells.
+    pub swap_targets: Vec<(u32, u8)>,
     /// Per player.
     pub attacks: Vec<AttackTables>,
     /// Per player and cell: the orientation of "forward" there.
@@ -97,29 +104,42 @@ pub(crate) fn splitmix(state: &mut u64) -> u64 {
 }
 
 impl Tables {
-    pub fn build(g: &Geometry, players: &[Player], pieces: &[PieceKind]) -> Result<Tables, String> {
+    pub fn build(
+        g: &Geometry,
+        players: &[Player],
+        pieces: &[PieceKind],
+        rules: &Rules,
+    ) -> Result<Tables, String> {
         let n = g.size();
         let mut t = Tables {
             ncells: n,
+            ntypes: pieces.len(),
             ..Default::default()
         };
-        // Forward per player and cell: constant per player for now; the
-        // table lets a rule make it depend on the cell.
+        // Forward per player and cell: the player's own (double steps and
+        // en passant use it; region moves carry their own).
         t.orientation = players.iter().map(|p| vec![p.forward; n]).collect();
 
-        // Every board vector any piece uses in any orientation, and its
-        // opposite (attack tests walk backwards).
-        for p in pieces {
-            for a in &p.atoms {
-                for &v in &a.vectors {
-                    for o in Orientation::ALL {
-                        let bv = o.rotate(v);
-                        t.vector_id(bv);
-                        t.vector_id((-bv.0, -bv.1));
-                    }
+        // The ways of moving: each piece type's Betza, then each region's.
+        let movements: Vec<&[Atom]> = pieces
+            .iter()
+            .map(|p| &p.atoms[..])
+            .chain(rules.region_moves.iter().map(|r| &r.atoms[..]))
+            .collect();
+
+        // Every board vector any movement uses in any orientation, and its
+        // opposite (attack tests walk backwards); the facing lines.
+        let facing = rules.facing.as_ref().map_or(&[][..], |f| &f.vectors[..]);
+        for a in movements.iter().flat_map(|m| m.iter()) {
+            for &v in &a.vectors {
+                for o in Orientation::ALL {
+                    let bv = o.rotate(v);
+                    t.vector_id(bv);
+                    t.vector_id((-bv.0, -bv.1));
                 }
             }
         }
+        t.facing_lines = facing.iter().map(|&v| t.vector_id(v) as u16).collect();
         t.vector_rays = vec![(0, 0); t.vectors.len() * n];
         for vi in 0..t.vectors.len() {
             let (dx, dy) = t.vectors[vi];
@@ -137,170 +157,64 @@ impl Tables {
             }
         }
 
-        // Forward rays per (type, orientation, cell).
-        t.piece_rays = vec![(0, 0); pieces.len() * 4 * n];
-        for (ti, p) in pieces.iter().enumerate() {
+        // Rays per (movement, orientation, cell).
+        let mut movement_rays = vec![(0u32, 0u32); movements.len() * 4 * n];
+        for (mi, atoms) in movements.iter().enumerate() {
             for o in Orientation::ALL {
                 for c in 0..n {
                     let begin = t.rays.len() as u32;
                     if g.cells.contains(c as Cell) {
-                        for a in &p.atoms {
-                            for (k, &v) in a.vectors.iter().enumerate() {
-                                let bv = o.rotate(v);
-                                let vi = t.vector_id(bv);
-                                let (start, full) = t.vector_rays[vi * n + c];
-                                let (travel, len) = match a.reach {
-                                    Reach::Leap => (Travel::Leap, full.min(1)),
-                                    Reach::Ride { max: 0 } => (Travel::Slide, full),
-                                    Reach::Ride { max } => (Travel::Slide, full.min(max)),
-                                    Reach::Hop => (Travel::Hop, full),
-                                };
-                                if len == 0 {
-                                    continue;
-                                }
-                                // A leap's single cell is the first of its ray
-                                // only for the vector itself: rays of leaps are
-                                // one jump of the vector, which is what we want.
-                                let lame_start = t.cells.len() as u32;
-                                let mut lame_len = 0;
-                                if let Some(paths) = &a.lame {
-                                    for &lv in &paths[k] {
-                                        let (lx, ly) = o.rotate(lv);
-                                        match g.offset(c as Cell, lx, ly) {
-                                            Some(lc) => {
-                                                t.cells.push(lc);
-                                                lame_len += 1;
-                                            }
-                                            // A path through a missing cell is blocked.
-                                            None => {
-                                                lame_len = u8::MAX;
-                                                break;
-                                            }
-                                        }
-                                    }
-                                }
-                                if lame_len == u8::MAX {
-                                    continue;
-                                }
-                                t.rays.push(Ray {
-                                    start,
-                                    len,
-                                    travel,
-                                    quiet: a.modes.quiet,
-                                    capture: a.modes.capture,
-                                    lame_start,
-                                    lame_len,
-                                });
-                            }
-                        }
+                        t.push_rays(g, atoms, o, c as Cell);
                     }
                     t.drop_covered_rays(begin as usize);
-                    t.piece_rays[(ti * 4 + o as usize) * n + c] = (begin, t.rays.len() as u32);
+                    movement_rays[(mi * 4 + o as usize) * n + c] = (begin, t.rays.len() as u32);
                 }
             }
         }
 
-        // Reverse (attack) tables per player.
-        for (pl, player) in players.iter().enumerate() {
-            let mut leaps_at: Vec<Vec<LeapAttack>> = vec![Vec::new(); n];
-            let mut lines: Vec<LineAttack> = Vec::new();
-            for (ti, p) in pieces.iter().enumerate() {
-                let bit: TypeMask = 1 << ti;
-                for a in p.atoms.iter().filter(|a| a.modes.capture) {
-                    match a.reach {
-                        Reach::Leap => {
-                            for from in g.cells.iter() {
-                                let o = t.orientation[pl][from as usize];
-                                for (k, &v) in a.vectors.iter().enumerate() {
-                                    let (dx, dy) = o.rotate(v);
-                                    let Some(to) = g.offset(from, dx, dy) else {
-                                        continue;
-                                    };
-                                    let mut lame = Vec::new();
-                                    let mut ok = true;
-                                    if let Some(paths) = &a.lame {
-                                        for &lv in &paths[k] {
-                                            let (lx, ly) = o.rotate(lv);
-                                            match g.offset(from, lx, ly) {
-                                                Some(lc) => lame.push(lc),
-                                                None => ok = false,
-                                            }
-                                        }
-                                    }
-                                    if !ok {
-                                        continue;
-                                    }
-                                    let lame_start = t.cells.len() as u32;
-                                    let existing = leaps_at[to as usize].iter_mut().find(|e| {
-                                        e.from == from
-                                            && e.lame_len as usize == lame.len()
-                                            && t.cells[e.lame_start as usize..][..lame.len()]
-                                                == lame[..]
-                                    });
-                                    match existing {
-                                        Some(e) => e.types |= bit,
-                                        None => {
-                                            t.cells.extend_from_slice(&lame);
-                                            leaps_at[to as usize].push(LeapAttack {
-                                                from,
-                                                types: bit,
-                                                lame_start,
-                                                lame_len: lame.len() as u8,
-                                            });
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                        Reach::Ride { .. } | Reach::Hop => {
-                            let o = player.forward;
-                            for &v in &a.vectors {
-                                let (dx, dy) = o.rotate(v);
-                                let back = t.vector_id((-dx, -dy)) as u16;
-                                let i = match lines.iter().position(|l| l.vector == back) {
-                                    Some(i) => i,
-                                    None => {
-                                        lines.push(LineAttack {
-                                            vector: back,
-                                            slide: 0,
-                                            hop: 0,
-                                            limited: [(0, 0); 2],
-                                        });
-                                        lines.len() - 1
-                                    }
-                                };
-                                let l = &mut lines[i];
-                                match a.reach {
-                                    Reach::Hop => l.hop |= bit,
-                                    Reach::Ride { max: 0 } => l.slide |= bit,
-                                    Reach::Ride { max } => {
-                                        let slot = l
-                                            .limited
-                                            .iter()
-                                            .position(|&(m, r)| r == max || m == 0)
-                                            .ok_or("too many different ranges on one line")?;
-                                        l.limited[slot].0 |= bit;
-                                        l.limited[slot].1 = max;
-                                    }
-                                    Reach::Leap => unreachable!(),
-                                }
-                            }
-                        }
-                    }
+        // The movement and orientation of each (player, type, cell).
+        let nt = pieces.len();
+        let mut movement = Vec::with_capacity(players.len() * nt * n);
+        for p in players {
+            for ti in 0..nt {
+                movement.extend((0..n).map(|_| (ti, p.forward)));
+            }
+        }
+        for (ri, r) in rules.region_moves.iter().enumerate() {
+            for ti in (0..nt).filter(|ti| r.pieces >> ti & 1 != 0) {
+                for c in r.cells.iter() {
+                    movement[(r.player * nt + ti) * n + c as usize] = (nt + ri, r.forward);
                 }
             }
-            let mut at = AttackTables::default();
-            for list in leaps_at {
-                let s = at.leaps.len() as u32;
-                at.leaps.extend(list);
-                at.leap_index.push((s, at.leaps.len() as u32));
-            }
-            // Unlimited sliders first: they are the common case.
-            lines.sort_by_key(|l| l.hop != 0);
-            at.tricky =
-                lines.iter().any(|l| l.hop != 0) || at.leaps.iter().any(|l| l.lame_len != 0);
-            at.lines = lines;
+        }
+        t.piece_rays = movement
+            .iter()
+            .enumerate()
+            .map(|(i, &(mi, o))| movement_rays[(mi * 4 + o as usize) * n + i % n])
+            .collect();
+
+        // Reverse (attack) tables per player.
+        for (pl, player) in players.iter().enumerate() {
+            let at_cell = |ti: usize, from: Cell| {
+                let (mi, o) = movement[(pl * nt + ti) * n + from as usize];
+                (movements[mi], o)
+            };
+            let at = t.attack_tables(g, player, pieces, at_cell)?;
             t.attacks.push(at);
+        }
+
+        // Swap partners per cell.
+        if let Some(s) = &rules.swap {
+            t.swap_targets = vec![(0, 0); n];
+            for c in g.cells.iter() {
+                let start = t.cells.len() as u32;
+                for &(dx, dy) in &s.vectors {
+                    if let Some(to) = g.offset(c, dx, dy) {
+                        t.cells.push(to);
+                    }
+                }
+                t.swap_targets[c as usize] = (start, (t.cells.len() as u32 - start) as u8);
+            }
         }
 
         // Zobrist keys, from a fixed seed so keys are stable across runs.
@@ -311,6 +225,145 @@ impl Tables {
         t.zobrist_ep = (0..n).map(|_| splitmix(&mut seed)).collect();
         debug_assert!(pieces.len() <= MAX_TYPES);
         Ok(t)
+    }
+
+    /// Pushes the rays of `atoms` facing `o` from cell `c`: a leap's single
+    /// cell with its lame cells, a slide's or hop's cells to the edge.
+    fn push_rays(&mut self, g: &Geometry, atoms: &[Atom], o: Orientation, c: Cell) {
+        let n = self.ncells;
+        for a in atoms {
+            for (k, &v) in a.vectors.iter().enumerate() {
+                let vi = self.vector_id(o.rotate(v));
+                let (start, full) = self.vector_rays[vi * n + c as usize];
+                let (travel, len) = match a.reach {
+                    Reach::Leap => (Travel::Leap, full.min(1)),
+                    Reach::Ride { max: 0 } => (Travel::Slide, full),
+                    Reach::Ride { max } => (Travel::Slide, full.min(max)),
+                    Reach::Hop => (Travel::Hop, full),
+                };
+                if len == 0 {
+                    continue;
+                }
+                // A leap's ray is one jump of the vector: its first cell.
+                let lame_start = self.cells.len() as u32;
+                let Some(lame) = lame_cells(g, a, k, o, c) else {
+                    // A path through a missing cell is blocked.
+                    continue;
+                };
+                self.cells.extend_from_slice(&lame);
+                self.rays.push(Ray {
+                    start,
+                    len,
+                    travel,
+                    quiet: a.modes.quiet,
+                    capture: a.modes.capture,
+                    lame_start,
+                    lame_len: lame.len() as u8,
+                });
+            }
+        }
+    }
+
+    /// The reverse tables of one player: for leaps, per target cell the
+    /// cells and types that reach it (from the movement on each cell); for
+    /// riders and hoppers, per direction the types that capture along it.
+    fn attack_tables<'a>(
+        &mut self,
+        g: &Geometry,
+        player: &Player,
+        pieces: &[PieceKind],
+        at_cell: impl Fn(usize, Cell) -> (&'a [Atom], Orientation),
+    ) -> Result<AttackTables, String> {
+        let n = self.ncells;
+        let mut leaps_at: Vec<Vec<LeapAttack>> = vec![Vec::new(); n];
+        let mut lines: Vec<LineAttack> = Vec::new();
+        for (ti, p) in pieces.iter().enumerate() {
+            let bit: TypeMask = 1 << ti;
+            for from in g.cells.iter() {
+                let (atoms, o) = at_cell(ti, from);
+                for a in atoms
+                    .iter()
+                    .filter(|a| a.modes.capture && a.reach == Reach::Leap)
+                {
+                    for (k, &v) in a.vectors.iter().enumerate() {
+                        let (dx, dy) = o.rotate(v);
+                        let Some(to) = g.offset(from, dx, dy) else {
+                            continue;
+                        };
+                        let Some(lame) = lame_cells(g, a, k, o, from) else {
+                            continue;
+                        };
+                        let existing = leaps_at[to as usize].iter_mut().find(|e| {
+                            e.from == from
+                                && e.lame_len as usize == lame.len()
+                                && self.cells[e.lame_start as usize..][..lame.len()] == lame[..]
+                        });
+                        match existing {
+                            Some(e) => e.types |= bit,
+                            None => {
+                                let lame_start = self.cells.len() as u32;
+                                self.cells.extend_from_slice(&lame);
+                                leaps_at[to as usize].push(LeapAttack {
+                                    from,
+                                    types: bit,
+                                    lame_start,
+                                    lame_len: lame.len() as u8,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+            // Riders and hoppers move the same from every cell (region
+            // moves are leaps only): one entry per direction.
+            for a in p.atoms.iter().filter(|a| a.modes.capture) {
+                if a.reach == Reach::Leap {
+                    continue;
+                }
+                for &v in &a.vectors {
+                    let (dx, dy) = player.forward.rotate(v);
+                    let back = self.vector_id((-dx, -dy)) as u16;
+                    let i = match lines.iter().position(|l| l.vector == back) {
+                        Some(i) => i,
+                        None => {
+                            lines.push(LineAttack {
+                                vector: back,
+                                slide: 0,
+                                hop: 0,
+                                limited: [(0, 0); 2],
+                            });
+                            lines.len() - 1
+                        }
+                    };
+                    let l = &mut lines[i];
+                    match a.reach {
+                        Reach::Hop => l.hop |= bit,
+                        Reach::Ride { max: 0 } => l.slide |= bit,
+                        Reach::Ride { max } => {
+                            let slot = l
+                                .limited
+                                .iter()
+                                .position(|&(m, r)| r == max || m == 0)
+                                .ok_or("too many different ranges on one line")?;
+                            l.limited[slot].0 |= bit;
+                            l.limited[slot].1 = max;
+                        }
+                        Reach::Leap => unreachable!(),
+                    }
+                }
+            }
+        }
+        let mut at = AttackTables::default();
+        for list in leaps_at {
+            let s = at.leaps.len() as u32;
+            at.leaps.extend(list);
+            at.leap_index.push((s, at.leaps.len() as u32));
+        }
+        // Unlimited sliders first: they are the common case.
+        lines.sort_by_key(|l| l.hop != 0);
+        at.tricky = lines.iter().any(|l| l.hop != 0) || at.leaps.iter().any(|l| l.lame_len != 0);
+        at.lines = lines;
+        Ok(at)
     }
 
     /// Overlapping atoms (`WR`, `KQ`, `mRcR2`...) would give the same move
@@ -377,10 +430,33 @@ impl Tables {
         &self.cells[s as usize..s as usize + l as usize]
     }
 
-    /// The rays of a piece type standing on `cell` facing `o`.
+    /// The rays of a piece of `player` of type `ty` standing on `cell`.
     #[inline]
-    pub fn piece_rays(&self, ty: u8, o: Orientation, cell: Cell) -> &[Ray] {
-        let (b, e) = self.piece_rays[(ty as usize * 4 + o as usize) * self.ncells + cell as usize];
+    pub fn piece_rays(&self, player: usize, ty: u8, cell: Cell) -> &[Ray] {
+        let (b, e) =
+            self.piece_rays[(player * self.ntypes + ty as usize) * self.ncells + cell as usize];
         &self.rays[b as usize..e as usize]
     }
+
+    /// The cells where a swap partner of a piece on `cell` may stand.
+    #[inline]
+    pub fn swap_targets(&self, cell: Cell) -> &[Cell] {
+        let (s, l) = self.swap_targets[cell as usize];
+        &self.cells[s as usize..][..l as usize]
+    }
+}
+
+/// The cells a lame leap (vector `k` of atom `a`, facing `o`, from `c`)
+/// must find empty: none for a plain leap, `None` if one is off the board.
+fn lame_cells(g: &Geometry, a: &Atom, k: usize, o: Orientation, c: Cell) -> Option<Vec<Cell>> {
+    let Some(paths) = &a.lame else {
+        return Some(Vec::new());
+    };
+    paths[k]
+        .iter()
+        .map(|&lv| {
+            let (lx, ly) = o.rotate(lv);
+            g.offset(c, lx, ly)
+        })
+        .collect()
 }

@@ -14,38 +14,8 @@ use quadrille_engine::{embedded, EndReason, Position};
 /// An Avon position from (cell, piece) pairs, the player to move and the
 /// players already out (in the order they went out).
 fn avon(pieces: &[(&str, char)], to_move: char, out: &str) -> Position {
-    let mut board = [['.'; 8]; 10];
-    for &(cell, piece) in pieces {
-        let f = (cell.as_bytes()[0] - b'a') as usize;
-        let r: usize = cell[1..].parse().unwrap();
-        board[r][f] = piece;
-    }
-    let ranks: Vec<String> = (0..10)
-        .rev()
-        .map(|r| {
-            let mut s = String::new();
-            let mut empty = 0;
-            for &c in &board[r] {
-                if c == '.' {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        s += &empty.to_string();
-                        empty = 0;
-                    }
-                    s.push(c);
-                }
-            }
-            if empty > 0 {
-                s += &empty.to_string();
-            }
-            s
-        })
-        .collect();
-    let mut fen = format!("{} {to_move} - - 0 1", ranks.join("/"));
-    if !out.is_empty() {
-        fen += &format!(" out={out}");
-    }
+    let pieces: Vec<(&str, String)> = pieces.iter().map(|&(c, p)| (c, p.to_string())).collect();
+    let fen = common::board_fen((8, 10, 0), |_, _| true, &pieces, to_move, out);
     common::pos("avon", &fen)
 }
 

@@ -13,62 +13,11 @@
 mod common;
 
 use common::avon_ref::{self, Pos, START};
+use common::lockstep::{first_difference, node_difference, Reference, Rng};
 use quadrille_engine::{embedded, EndReason, Position};
 
 fn engine(fen: &str) -> Position {
     common::pos("avon", fen)
-}
-
-/// The reference's reading of the engine's position string.
-fn read(eng: &Position) -> Pos {
-    let fen = eng.to_string();
-    Pos::parse(&fen).unwrap_or_else(|e| panic!("reference cannot read `{fen}`: {e}"))
-}
-
-/// Compares the position (as the reference made it) and the legal moves
-/// at one node; `None` when they agree.
-fn node_difference(eng: &mut Position, rp: &Pos) -> Option<String> {
-    let fen = eng.to_string();
-    let read = read(eng);
-    if read != *rp {
-        return Some(format!(
-            "at `{fen}`: positions differ\n  engine:    {read:?}\n  reference: {rp:?}"
-        ));
-    }
-    let em = common::legal(eng);
-    let rm = rp.legal_strings();
-    if em != rm {
-        return Some(format!(
-            "at `{fen}`:\n  engine only:    {:?}\n  reference only: {:?}",
-            em.iter().filter(|m| !rm.contains(m)).collect::<Vec<_>>(),
-            rm.iter().filter(|m| !em.contains(m)).collect::<Vec<_>>()
-        ));
-    }
-    None
-}
-
-/// Walks both trees in lockstep to `depth`, comparing every node; returns
-/// the move path to the first difference and the difference. Counts the
-/// nodes compared in `nodes`.
-fn first_difference(eng: &mut Position, rp: &Pos, depth: u32, nodes: &mut u64) -> Option<String> {
-    *nodes += 1;
-    if let Some(d) = node_difference(eng, rp) {
-        return Some(d);
-    }
-    if depth <= 1 {
-        return None;
-    }
-    for m in rp.legal() {
-        let text = avon_ref::move_string(&m);
-        eng.play(&text)
-            .unwrap_or_else(|e| panic!("{text} in {eng}: {e}"));
-        let d = first_difference(eng, &rp.make(&m), depth - 1, nodes);
-        eng.unmake();
-        if let Some(d) = d {
-            return Some(format!("{text} {d}"));
-        }
-    }
-    None
 }
 
 #[track_caller]
@@ -103,22 +52,6 @@ fn whole_tree_from_the_start_to_depth_5() {
     // 1 + 4 + 16 + 132 + 1089 nodes with their positions and move lists
     // compared (the last level's lists hold the 11933 moves of perft(5)).
     assert_eq!(nodes, 1 + 4 + 16 + 132 + 1089);
-}
-
-/// SplitMix64: a small deterministic generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 #[derive(Default, Debug)]
@@ -227,40 +160,8 @@ fn random_games_through_drop_outs_to_the_end() {
 /// An Avon position string from (cell, piece) pairs, the player to move
 /// and the players out in the order they went out.
 fn avon(pieces: &[(&str, char)], to_move: char, out: &str) -> String {
-    let mut board = [['.'; 8]; 10];
-    for &(cell, piece) in pieces {
-        let f = (cell.as_bytes()[0] - b'a') as usize;
-        let r: usize = cell[1..].parse().unwrap();
-        assert_eq!(board[r][f], '.', "{cell} given twice");
-        board[r][f] = piece;
-    }
-    let ranks: Vec<String> = (0..10)
-        .rev()
-        .map(|r| {
-            let mut s = String::new();
-            let mut empty = 0;
-            for &c in &board[r] {
-                if c == '.' {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        s += &empty.to_string();
-                        empty = 0;
-                    }
-                    s.push(c);
-                }
-            }
-            if empty > 0 {
-                s += &empty.to_string();
-            }
-            s
-        })
-        .collect();
-    let mut fen = format!("{} {to_move} - - 0 1", ranks.join("/"));
-    if !out.is_empty() {
-        fen += &format!(" out={out}");
-    }
-    fen
+    let pieces: Vec<(&str, String)> = pieces.iter().map(|&(c, p)| (c, p.to_string())).collect();
+    common::board_fen((8, 10, 0), |_, _| true, &pieces, to_move, out)
 }
 
 /// Compares the trees to depth 3 from a position, once for every player
@@ -429,7 +330,7 @@ fn forced_drop_out_with_mass_promotion() {
     let fen = avon(&pieces, 'y', "");
     let mut eng = engine(&fen);
     assert_eq!(common::legal(&mut eng), ["out"]);
-    assert_eq!(Pos::parse(&fen).unwrap().legal_strings(), ["out"]);
+    assert_eq!(Pos::parse(&fen).unwrap().legal_texts(), ["out"]);
     check_all_movers(&pieces, "");
 }
 

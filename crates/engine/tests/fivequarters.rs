@@ -19,40 +19,7 @@ fn exists(f: usize, r: usize) -> bool {
 /// A position of `variant` from (cell, piece) pairs such as ("e1", "rK"),
 /// the player to move and the players already out, in order.
 fn cross(variant: &str, pieces: &[(&str, &str)], to_move: char, out: &str) -> Position {
-    let mut board = vec![vec![None; 9]; 10];
-    for &(cell, piece) in pieces {
-        let f = (cell.as_bytes()[0] - b'a') as usize;
-        let r: usize = cell[1..].parse().unwrap();
-        assert!(exists(f, r), "{cell} is not on the cross");
-        board[r][f] = Some(piece);
-    }
-    let ranks: Vec<String> = (1..=9)
-        .rev()
-        .map(|r| {
-            let mut s = String::new();
-            let mut empty = 0;
-            for (_, &cell) in board[r].iter().enumerate().filter(|&(f, _)| exists(f, r)) {
-                match cell {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            s += &empty.to_string();
-                            empty = 0;
-                        }
-                        s += p;
-                    }
-                }
-            }
-            if empty > 0 {
-                s += &empty.to_string();
-            }
-            s
-        })
-        .collect();
-    let mut fen = format!("{} {to_move} - - 0 1", ranks.join("/"));
-    if !out.is_empty() {
-        fen += &format!(" out={out}");
-    }
+    let fen = common::board_fen((9, 9, 1), |f, r| exists(f, r + 1), pieces, to_move, out);
     common::pos(variant, &fen)
 }
 

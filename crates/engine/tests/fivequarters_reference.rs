@@ -24,6 +24,7 @@
 mod common;
 
 use common::fivequarters_ref::{self as fq, Bug, Mv, Pos};
+use common::lockstep::{first_difference, node_difference, Reference, Rng};
 use quadrille_engine::{embedded, EndReason, Position};
 
 const GAMES: [&str; 6] = [
@@ -58,53 +59,6 @@ fn read(name: &str, eng: &Position) -> Pos {
     let fen = eng.to_string();
     Pos::parse(fq::game(name), &fen)
         .unwrap_or_else(|e| panic!("reference cannot read `{fen}`: {e}"))
-}
-
-/// Compares the position (as the reference made it) and the legal moves
-/// at one node; `None` when they agree.
-fn node_difference(eng: &mut Position, rp: &Pos) -> Option<String> {
-    let fen = eng.to_string();
-    let read = read(rp.game.name, eng);
-    if read != *rp {
-        return Some(format!(
-            "-> positions differ\n  engine:    `{fen}`\n  reference: `{}`",
-            rp.to_fen()
-        ));
-    }
-    let em = common::legal(eng);
-    let rm = rp.legal_strings();
-    if em != rm {
-        return Some(format!(
-            "at `{fen}`:\n  engine:    {em:?}\n  reference: {rm:?}\n  engine only:    {:?}\n  reference only: {:?}",
-            em.iter().filter(|m| !rm.contains(m)).collect::<Vec<_>>(),
-            rm.iter().filter(|m| !em.contains(m)).collect::<Vec<_>>()
-        ));
-    }
-    None
-}
-
-/// Walks both trees in lockstep to `depth`, comparing every node; returns
-/// the move path to the first difference and the difference. Counts the
-/// nodes compared in `nodes`.
-fn first_difference(eng: &mut Position, rp: &Pos, depth: u32, nodes: &mut u64) -> Option<String> {
-    *nodes += 1;
-    if let Some(d) = node_difference(eng, rp) {
-        return Some(d);
-    }
-    if depth <= 1 {
-        return None;
-    }
-    for m in rp.legal() {
-        let text = fq::move_string(&m);
-        eng.play(&text)
-            .unwrap_or_else(|e| panic!("{text} in {eng}: {e}"));
-        let d = first_difference(eng, &rp.make(&m), depth - 1, nodes);
-        eng.unmake();
-        if let Some(d) = d {
-            return Some(format!("{text} {d}"));
-        }
-    }
-    None
 }
 
 /// The first difference from `fen` to `depth`, and the nodes compared.
@@ -205,22 +159,6 @@ fn whole_tree_from_the_six_starts_to_depth_5() {
         // Every node of depths 0-4 compared, position and move list (the
         // last level's lists hold the moves of perft(5)).
         assert_eq!(nodes, 1 + counts[..4].iter().sum::<u64>(), "{name}");
-    }
-}
-
-/// SplitMix64: a small deterministic generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
     }
 }
 
@@ -497,40 +435,8 @@ fn cell(s: &str) -> (i32, i32) {
 /// A position string from (cell, piece) pairs such as ("e1", "rK"), the
 /// player to move and the players out, in the order they went out.
 fn cross(pieces: &[(&str, &str)], to_move: char, out: &str) -> String {
-    let mut board = [[""; 9]; 9];
-    for &(c, piece) in pieces {
-        let (f, r) = cell(c);
-        assert_eq!(board[r as usize][f as usize], "", "{c} given twice");
-        board[r as usize][f as usize] = piece;
-    }
-    let ranks: Vec<String> = (0..9)
-        .rev()
-        .map(|r| {
-            let mut s = String::new();
-            let mut empty = 0;
-            for f in (0..9).filter(|&f| fq::exists((f, r))) {
-                let p = board[r as usize][f as usize];
-                if p.is_empty() {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        s += &empty.to_string();
-                        empty = 0;
-                    }
-                    s += p;
-                }
-            }
-            if empty > 0 {
-                s += &empty.to_string();
-            }
-            s
-        })
-        .collect();
-    let mut fen = format!("{} {to_move} - - 0 1", ranks.join("/"));
-    if !out.is_empty() {
-        fen += &format!(" out={out}");
-    }
-    fen
+    let exists = |f: usize, r: usize| fq::exists((f as i32, r as i32));
+    common::board_fen((9, 9, 1), exists, pieces, to_move, out)
 }
 
 /// Compares the trees to `depth` from a position, once for every player
@@ -558,7 +464,7 @@ fn assert_moves_both(name: &str, fen: &str, from: &str, expected: &[&str]) {
         "engine, {from} in `{fen}`"
     );
     let got: Vec<String> = reference(name, fen, RULES)
-        .legal_strings()
+        .legal_texts()
         .into_iter()
         .filter(|m| m.get(..2) == Some(from))
         .collect();
@@ -1042,7 +948,7 @@ fn a_captured_king_puts_its_player_out_at_once() {
     let p = p.play("g5a5").unwrap();
     assert_eq!(p.out, [2, 3]);
     assert_eq!(p.to_move, 0);
-    assert_eq!(p.legal_strings(), ["d9e7", "d9f8", "f1f2"]);
+    assert_eq!(p.legal_texts(), ["d9e7", "d9f8", "f1f2"]);
     let p = play_both("los-alamos", &fen, &["e7d9", "g5a5"], RULES);
     assert_eq!(p.to_move, 0);
     assert_same_tree_as("los-alamos", &fen, 3, RULES);
@@ -1060,7 +966,7 @@ fn a_captured_king_in_a_random_game() {
     let p = reference("diana", fen, RULES);
     let p = p.play("c5f2").unwrap();
     assert_eq!(p.out, [3, 1]);
-    assert!(p.legal_strings().contains(&"g5d8".to_string()));
+    assert!(p.legal_texts().contains(&"g5d8".to_string()));
     assert!(p.play("g5d8").unwrap().game_over());
     play_both("diana", fen, &["c5f2"], RULES);
     let end = play_both("diana", fen, &["c5f2", "g5d8"], RULES);

@@ -1141,9 +1141,21 @@ fn random_playouts_keep_every_invariant() {
             let seen = playout(&mut pos, &mut rng, 150, true)
                 .unwrap_or_else(|e| panic!("{} game {game} (seed {seed:#x}): {e}", v.name));
             lengths.push(seen.len() - 1);
+            // A game stops early only when it is over.
+            if seen.len() - 1 < 150 {
+                let last = seen.last().expect("the start at least");
+                let mut end = Position::from_string(v.clone(), last).unwrap();
+                assert!(
+                    end.outcome().is_some(),
+                    "{} game {game}: no move and no outcome at `{last}`",
+                    v.name
+                );
+            }
         }
+        // Enough plies checked: one long game, or (where games end quickly,
+        // as the Pass games do when two players are left) many short ones.
         assert!(
-            lengths.iter().any(|&n| n >= 100),
+            lengths.iter().any(|&n| n >= 100) || lengths.iter().sum::<usize>() >= 300,
             "{}: games too short: {lengths:?}",
             v.name
         );

@@ -170,6 +170,98 @@ pub struct RulesDef {
     /// (fortresses).
     #[serde(default)]
     pub confine: Vec<PerPlayerCellsDef>,
+    /// Pieces that move differently in some regions, per player (the Pass
+    /// games' Pawns and Soldiers).
+    #[serde(default)]
+    pub region_moves: Vec<RegionMovesDef>,
+    /// Rivers: lines between cells, in named sections, that some pieces
+    /// may not cross (or cross only by a running jump).
+    pub rivers: Option<RiversDef>,
+    /// Pieces that attack each other along open lines (Xiangqi's facing
+    /// Generals).
+    pub facing: Option<FacingDef>,
+    /// A piece that may swap places with a neighbouring piece of its army
+    /// (Yang Qi's King).
+    pub swap: Option<SwapDef>,
+    /// In games where players go out: the game ends when this many
+    /// players are left (default 1: the last army standing).
+    pub players_left: Option<u8>,
+    /// In games where players go out, who ranks first when the game ends:
+    /// "last_mover" (default) or "to_move".
+    pub winner: Option<String>,
+    /// Give each player a series score when the game ends (the Pass games).
+    #[serde(default)]
+    pub series_score: bool,
+}
+
+/// One player's region moves for some piece types.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegionMovesDef {
+    /// Letters of the pieces concerned.
+    pub pieces: String,
+    /// Player name.
+    pub player: String,
+    /// Per region, how the pieces move there.
+    pub moves: Vec<RegionMoveDef>,
+}
+
+/// How some pieces move on some cells.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegionMoveDef {
+    pub cells: String,
+    pub betza: String,
+    /// Direction of "forward" for this Betza string.
+    pub forward: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RiversDef {
+    pub sections: Vec<SectionDef>,
+    /// Player name -> names of the sections (separated by spaces) whose
+    /// restrictions bind that player.
+    pub far: BTreeMap<String, String>,
+    /// Letters of the pieces that may not cross those sections.
+    #[serde(default)]
+    pub no_cross: String,
+    /// Letters of the pieces that cross them only by a move that neither
+    /// starts nor ends beside the section.
+    #[serde(default)]
+    pub running_jump: String,
+}
+
+/// A River section: the line between two rows of cells.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SectionDef {
+    pub name: String,
+    /// The cells on either side of the line.
+    pub sides: [String; 2],
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FacingDef {
+    /// Letters of the pieces that may not face each other.
+    pub pieces: String,
+    /// The lines along which they face (riders, e.g. `R`).
+    pub betza: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SwapDef {
+    /// Letters of the pieces that may swap.
+    pub pieces: String,
+    /// Letters of the pieces of its own army it may swap with.
+    pub with: String,
+    /// Where the partner may stand, as leaps (default `K`: adjacent).
+    pub betza: Option<String>,
+    /// No swap while the piece is attacked.
+    #[serde(default)]
+    pub not_when_attacked: bool,
 }
 
 /// A path that contains cells of both `sides` must contain a cell of each

@@ -44,17 +44,7 @@ impl Line {
     /// The pairs of orthogonally adjacent cells (a in `between[0]`, b in
     /// `between[1]`) whose shared edge the line follows.
     pub fn edges(&self, g: &Geometry) -> Vec<(Cell, Cell)> {
-        let mut out = Vec::new();
-        for a in self.between[0].iter() {
-            for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-                if let Some(b) = g.offset(a, df, dr) {
-                    if self.between[1].contains(b) {
-                        out.push((a, b));
-                    }
-                }
-            }
-        }
-        out
+        g.edges_between(&self.between[0], &self.between[1])
     }
 }
 

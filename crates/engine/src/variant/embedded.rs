@@ -24,6 +24,30 @@ pub const FILES: &[(&str, &str)] = &[
     ),
     ("minerva", include_str!("../../../../variants/minerva.toml")),
     ("sylvia", include_str!("../../../../variants/sylvia.toml")),
+    (
+        "xiang-aikou",
+        include_str!("../../../../variants/xiang-aikou.toml"),
+    ),
+    (
+        "anglis-aikou",
+        include_str!("../../../../variants/anglis-aikou.toml"),
+    ),
+    (
+        "gnu-aikou",
+        include_str!("../../../../variants/gnu-aikou.toml"),
+    ),
+    (
+        "caliph-aikou",
+        include_str!("../../../../variants/caliph-aikou.toml"),
+    ),
+    (
+        "tor-aikou",
+        include_str!("../../../../variants/tor-aikou.toml"),
+    ),
+    (
+        "yang-aikou",
+        include_str!("../../../../variants/yang-aikou.toml"),
+    ),
 ];
 
 /// Names of the embedded variants.

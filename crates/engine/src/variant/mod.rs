@@ -4,14 +4,18 @@
 pub mod def;
 mod display;
 pub mod embedded;
+mod rule_modules;
 
 pub use display::{Display, Line, Shade};
 
 use crate::betza::{self, Atom};
 use crate::geometry::{Cell, CellSet, Geometry, Orientation, MAX_SIDE};
 use crate::position::Position;
+pub use crate::rivers::{Rivers, Section};
 use crate::tables::Tables;
 use def::VariantDef;
+use rule_modules::Names;
+pub use rule_modules::{Facing, RegionMove, Swap, Winner};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -95,6 +99,9 @@ pub struct PathRules {
     pub camps: Option<Camps>,
     pub no_capture_into: Vec<PerPlayerCells>,
     pub confine: Vec<PerPlayerCells>,
+    /// Far River sections some types may not cross (or only by a running
+    /// jump).
+    pub rivers: Option<Rivers>,
 }
 
 /// A path touching both sides must touch each side inside `require`.
@@ -197,6 +204,25 @@ pub struct Rules {
     pub royal_presence: Option<TypeMask>,
     pub dropout: Option<Dropout>,
     pub elimination: Elimination,
+    /// Per player and region, pieces that move as another Betza string.
+    pub region_moves: Vec<RegionMove>,
+    /// Pieces that attack each other along open lines.
+    pub facing: Option<Facing>,
+    /// A piece that may swap places with a neighbour of its army.
+    pub swap: Option<Swap>,
+    /// In games where players go out, the game ends with this many left.
+    pub players_left: u8,
+    /// Who ranks first at that end.
+    pub winner: Winner,
+    /// Outcomes carry series scores.
+    pub series_score: bool,
+    /// Path rules, facing, swap or a promotion without fixed choices in
+    /// force: move generation and attack tests take their general (slower)
+    /// form.
+    pub(crate) extended: bool,
+    /// Some player's promotion has no fixed choice: whether a piece may
+    /// capture into its zone depends on the types its army has lost.
+    pub(crate) capture_needs_choice: bool,
 }
 
 /// A compiled variant.
@@ -469,13 +495,6 @@ impl Compiler {
                 ));
             }
         }
-        let player_index = |key: &str, name: &str| -> VResult<usize> {
-            players
-                .iter()
-                .position(|p| p.name == name)
-                .ok_or_else(|| VariantError::at(key, format!("no player named `{name}`")))
-        };
-
         // Pieces.
         if def.pieces.is_empty() || def.pieces.len() > MAX_TYPES {
             return Err(VariantError::at(
@@ -507,17 +526,12 @@ impl Compiler {
                 value: p.value,
             });
         }
-        let types = |key: &str, letters: &str| -> VResult<TypeMask> {
-            let mut m = 0;
-            for c in letters.chars().filter(|c| !c.is_whitespace()) {
-                let t = pieces
-                    .iter()
-                    .position(|p| p.letter == c)
-                    .ok_or_else(|| VariantError::at(key, format!("no piece with letter `{c}`")))?;
-                m |= 1 << t;
-            }
-            Ok(m)
+        let names = Names {
+            players: &players,
+            pieces: &pieces,
         };
+        let types = |key: &str, letters: &str| names.types(key, letters);
+        let player_index = |key: &str, name: &str| names.player(key, name);
 
         // Rules.
         let r = &def.rules;
@@ -711,11 +725,15 @@ impl Compiler {
                 .confine
                 .push(per_player_cells(&format!("rules.confine[{i}]"), d)?);
         }
+        if let Some(d) = &r.rivers {
+            paths.rivers = Some(self.rivers(&names, d)?);
+        }
         paths.active = paths.home_moves
             || !paths.boundaries.is_empty()
             || paths.camps.is_some()
             || !paths.no_capture_into.is_empty()
-            || !paths.confine.is_empty();
+            || !paths.confine.is_empty()
+            || paths.rivers.is_some();
         let royal_presence = match &r.royal_presence {
             None => None,
             Some(d) => {
@@ -769,6 +787,31 @@ impl Compiler {
                 "needs rules.royal to say which pieces are royal",
             ));
         }
+        let region_moves = self.region_moves(&names, &r.region_moves)?;
+        let facing = r
+            .facing
+            .as_ref()
+            .map(|d| Compiler::facing(&names, d))
+            .transpose()?;
+        let swap = r
+            .swap
+            .as_ref()
+            .map(|d| Compiler::swap(&names, d))
+            .transpose()?;
+        // A promotion with no fixed choice may leave a piece unable to
+        // capture into its zone: attack tests must know (Yang Aikou).
+        let empty_choice = promotion.as_ref().is_some_and(|p| {
+            (0..players.len()).any(|i| p.choices[i].is_empty() && !p.zone[i].is_empty())
+        });
+        let extended = paths.active || facing.is_some() || swap.is_some() || empty_choice;
+        let capture_needs_choice = empty_choice;
+        let players_left = r.players_left.unwrap_or(1);
+        if players_left == 0 || players_left as usize >= players.len() {
+            return Err(VariantError::at(
+                "rules.players_left",
+                format!("must be 1 to {}", players.len() - 1),
+            ));
+        }
         let double_step = double_step.map(|mut d| {
             d.twins = (0..pieces.len())
                 .filter(|&t| {
@@ -791,6 +834,14 @@ impl Compiler {
             royal_presence,
             dropout,
             elimination,
+            extended,
+            capture_needs_choice,
+            region_moves,
+            facing,
+            swap,
+            players_left,
+            winner: rule_modules::winner(r.winner.as_deref())?,
+            series_score: r.series_score,
         };
 
         // Armies are hostile unless they are the same army.
@@ -819,7 +870,7 @@ impl Compiler {
         let display = display::compile(&def.display, &armies, &pieces, |k, spec| {
             self.cells(k, spec)
         })?;
-        let tables = Tables::build(&geometry, &players, &pieces)
+        let tables = Tables::build(&geometry, &players, &pieces, &rules)
             .map_err(|m| VariantError::at("pieces", m))?;
         let mut variant = Variant {
             name: def.name,

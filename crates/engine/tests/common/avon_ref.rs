@@ -410,12 +410,6 @@ impl Pos {
         }
     }
 
-    pub fn legal_strings(&self) -> Vec<String> {
-        let mut v: Vec<String> = self.legal().iter().map(move_string).collect();
-        v.sort();
-        v
-    }
-
     /// The position after `m` (not checked for legality).
     pub fn make(&self, m: &Mv) -> Pos {
         let mut p = self.clone();
@@ -450,23 +444,23 @@ impl Pos {
         }
         p
     }
+}
 
-    /// Plays a move given as text, if legal.
-    pub fn play(&self, text: &str) -> Option<Pos> {
+impl super::lockstep::Reference for Pos {
+    type Move = Mv;
+    fn legal_moves(&self) -> Vec<Mv> {
         self.legal()
-            .into_iter()
-            .find(|m| move_string(m) == text)
-            .map(|m| self.make(&m))
     }
-
-    pub fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let moves = self.legal();
-        if depth == 1 {
-            return moves.len() as u64;
-        }
-        moves.iter().map(|m| self.make(m).perft(depth - 1)).sum()
+    fn text(m: &Mv) -> String {
+        move_string(m)
+    }
+    fn after(&self, m: &Mv) -> Pos {
+        self.make(m)
+    }
+    fn differs_from(&self, eng: &quadrille_engine::Position) -> Option<String> {
+        let fen = eng.to_string();
+        let read =
+            Pos::parse(&fen).unwrap_or_else(|e| panic!("reference cannot read `{fen}`: {e}"));
+        (read != *self).then(|| format!("  engine:    {read:?}\n  reference: {self:?}"))
     }
 }

@@ -643,20 +643,6 @@ impl Pos {
         }
     }
 
-    pub fn legal_strings(&self) -> Vec<String> {
-        let mut v: Vec<String> = self.legal().iter().map(move_string).collect();
-        v.sort();
-        v
-    }
-
-    /// Plays a move given as text, if legal.
-    pub fn play(&self, text: &str) -> Option<Pos> {
-        self.legal()
-            .into_iter()
-            .find(|m| move_string(m) == text)
-            .map(|m| self.make(&m))
-    }
-
     /// The final ranking once the game is over: the last player in, then
     /// the players out, the last out first.
     pub fn ranking(&self) -> Vec<usize> {
@@ -664,15 +650,23 @@ impl Pos {
         v.extend(self.out.iter().rev());
         v
     }
+}
 
-    pub fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let moves = self.legal();
-        if depth == 1 {
-            return moves.len() as u64;
-        }
-        moves.iter().map(|m| self.make(m).perft(depth - 1)).sum()
+impl super::lockstep::Reference for Pos {
+    type Move = Mv;
+    fn legal_moves(&self) -> Vec<Mv> {
+        self.legal()
+    }
+    fn text(m: &Mv) -> String {
+        move_string(m)
+    }
+    fn after(&self, m: &Mv) -> Pos {
+        self.make(m)
+    }
+    fn differs_from(&self, eng: &quadrille_engine::Position) -> Option<String> {
+        let fen = eng.to_string();
+        let read = Pos::parse(self.game, &fen)
+            .unwrap_or_else(|e| panic!("reference cannot read `{fen}`: {e}"));
+        (read != *self).then(|| format!("  engine:    `{fen}`\n  reference: `{}`", self.to_fen()))
     }
 }

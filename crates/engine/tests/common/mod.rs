@@ -8,8 +8,10 @@
 use quadrille_engine::{embedded, Position, Variant};
 use std::sync::Arc;
 
+pub mod aikou_ref;
 pub mod avon_ref;
 pub mod fivequarters_ref;
+pub mod lockstep;
 
 /// An embedded variant.
 pub fn variant(name: &str) -> Arc<Variant> {
@@ -82,6 +84,61 @@ pub fn assert_all_moves(p: &mut Position, expected: &[&str]) {
         got.iter().filter(|m| !want.contains(m)).collect::<Vec<_>>(),
         want.iter().filter(|m| !got.contains(m)).collect::<Vec<_>>()
     );
+}
+
+/// A position string from (cell, piece) pairs such as ("a1", "rK") on a
+/// board of (files, ranks, number of the first rank), listing the cells
+/// `exists` keeps (file and rank from 0), with the player to move and the
+/// players out, in the order they went out.
+pub fn board_fen<S: AsRef<str>>(
+    (files, ranks, first): (usize, usize, usize),
+    exists: impl Fn(usize, usize) -> bool,
+    pieces: &[(&str, S)],
+    to_move: char,
+    out: &str,
+) -> String {
+    let mut board: Vec<Vec<Option<&str>>> = vec![vec![None; files]; ranks];
+    for (cell, piece) in pieces {
+        let f = (cell.as_bytes()[0] - b'a') as usize;
+        let r = cell[1..].parse::<usize>().unwrap() - first;
+        assert!(
+            f < files && r < ranks && exists(f, r),
+            "{cell} is not on the board"
+        );
+        assert!(board[r][f].is_none(), "{cell} given twice");
+        board[r][f] = Some(piece.as_ref());
+    }
+    let text: Vec<String> = (0..ranks)
+        .rev()
+        .map(|r| {
+            let (mut s, mut empty) = (String::new(), 0);
+            for f in (0..files).filter(|&f| exists(f, r)) {
+                let Some(p) = board[r][f] else {
+                    empty += 1;
+                    continue;
+                };
+                if empty > 0 {
+                    s += &empty.to_string();
+                    empty = 0;
+                }
+                s += p;
+            }
+            if empty > 0 {
+                s += &empty.to_string();
+            }
+            s
+        })
+        .collect();
+    let mut fen = format!("{} {to_move} - - 0 1", text.join("/"));
+    if !out.is_empty() {
+        fen += &format!(" out={out}");
+    }
+    fen
+}
+
+/// `board_fen` on a full n x n board with ranks from 1.
+pub fn square_fen(n: usize, pieces: &[(&str, &str)], to_move: char, out: &str) -> String {
+    board_fen((n, n, 1), |_, _| true, pieces, to_move, out)
 }
 
 /// Plays a sequence of moves, panicking with context on failure.
