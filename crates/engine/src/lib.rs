@@ -17,9 +17,11 @@
 pub mod betza;
 pub mod fen;
 pub mod geometry;
+pub mod mobility;
 mod movegen;
 pub mod moves;
 pub mod notation;
+mod null_move;
 pub mod outcome;
 mod perft;
 pub mod position;
@@ -28,6 +30,7 @@ pub mod variant;
 
 pub use fen::PositionError;
 pub use geometry::{Cell, CellSet, Geometry, Orientation};
+pub use mobility::{RayKind, RayView};
 pub use moves::{Move, MoveKind, MoveList};
 pub use notation::MoveError;
 pub use outcome::{EndReason, Outcome};

@@ -273,7 +273,7 @@ impl Position {
     }
 
     #[inline]
-    fn set_ep(&mut self, ep: Option<(Cell, Cell)>) {
+    pub(crate) fn set_ep(&mut self, ep: Option<(Cell, Cell)>) {
         let t = &self.variant.tables;
         if let Some((e, _)) = self.ep {
             self.key ^= t.zobrist_ep[e as usize];
@@ -369,7 +369,7 @@ impl Position {
     }
 
     /// Hands the turn to the next player still in the game.
-    fn pass_turn(&mut self) {
+    pub(crate) fn pass_turn(&mut self) {
         let next = self.next_player(self.to_move);
         if next <= self.to_move {
             self.fullmove = self.fullmove.saturating_add(1);

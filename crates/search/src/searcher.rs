@@ -1,0 +1,464 @@
+//! The searcher: the public entry point. It picks the algorithm for the
+//! variant (two sides: PVS; more: Best-Reply Search or Paranoid), runs
+//! iterative deepening within the limits and reports each iteration.
+
+use crate::eval::{Eval, Terms};
+use crate::limits::{Budget, Limits, MAX_DEPTH};
+use crate::ordering::{is_capture, Ordering};
+use crate::score::{self, DRAW, INFINITY, MATE};
+use crate::tt::Table;
+use quadrille_engine::{Move, MoveKind, Outcome, Position, Variant};
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Deepest ply a search line may reach (quiescence included).
+pub(crate) const MAX_PLY: usize = 128;
+
+/// How games of more than two sides are searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MultiAlgorithm {
+    /// Best-Reply Search with BRS+'s ordered moves for the other opponents.
+    BestReply,
+    /// Every opponent against the player to move.
+    Paranoid,
+}
+
+/// The algorithm a search used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// Principal-variation alpha-beta on two sides (two armies, however
+    /// many players move them).
+    Pvs,
+    BestReply,
+    Paranoid,
+}
+
+impl Algorithm {
+    /// Short lower-case name: `pvs`, `brs+`, `paranoid`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Pvs => "pvs",
+            Algorithm::BestReply => "brs+",
+            Algorithm::Paranoid => "paranoid",
+        }
+    }
+
+    /// The algorithm the searcher uses for a variant.
+    pub fn for_variant(variant: &Variant, multi: MultiAlgorithm) -> Algorithm {
+        if variant.armies.len() == 2 {
+            Algorithm::Pvs
+        } else {
+            match multi {
+                MultiAlgorithm::BestReply => Algorithm::BestReply,
+                MultiAlgorithm::Paranoid => Algorithm::Paranoid,
+            }
+        }
+    }
+}
+
+/// Settings of the search (the defaults are the full-strength engine).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Null-move pruning (two-sided games without eliminations).
+    pub null_move: bool,
+    /// Late move reductions (two-sided games).
+    pub lmr: bool,
+    /// The algorithm for games of more than two sides.
+    pub multi: MultiAlgorithm,
+    /// Transposition table size.
+    pub hash_mb: usize,
+    /// Evaluation terms.
+    pub terms: Terms,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            null_move: true,
+            lmr: true,
+            multi: MultiAlgorithm::BestReply,
+            hash_mb: 16,
+            terms: Terms::default(),
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play; `None` only when the game is over (no legal move).
+    pub best: Option<Move>,
+    /// Centipawns for the player to move (see [`crate::score`] for wins).
+    pub score: i32,
+    /// The last iteration completed (or partly searched, if it improved
+    /// the move).
+    pub depth: u32,
+    /// The deepest ply reached (quiescence included).
+    pub seldepth: u32,
+    pub nodes: u64,
+    pub time: Duration,
+    /// The expected line, starting with `best`.
+    pub pv: Vec<Move>,
+    pub algorithm: Algorithm,
+    /// Per mille of the transposition table in use.
+    pub hashfull: u32,
+}
+
+impl SearchResult {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.time.as_secs_f64().max(1e-6)) as u64
+    }
+}
+
+/// The AI. One searcher keeps its transposition table and move-ordering
+/// history between moves; it is `Send`, so it can run on any thread.
+pub struct Searcher {
+    pub(crate) options: Options,
+    pub(crate) tt: Table,
+    pub(crate) eval: Option<Eval>,
+    pub(crate) order: Ordering,
+    /// Triangular table of principal variations, by ply.
+    pub(crate) pv: Vec<Vec<Move>>,
+    pub(crate) nodes: u64,
+    pub(crate) seldepth: usize,
+    pub(crate) stopped: bool,
+    pub(crate) budget: Option<Budget>,
+    node_limit: Option<u64>,
+    stop: Arc<AtomicBool>,
+    /// Stop checks are off until depth 1 has a move.
+    pub(crate) armed: bool,
+    /// The player and army to move at the root.
+    pub(crate) root_player: usize,
+    pub(crate) root_army: u8,
+    /// The algorithm of the current search.
+    pub(crate) algorithm: Algorithm,
+    /// Two sides: per ply, the army that moves there.
+    pub(crate) sides: Vec<u8>,
+}
+
+impl Default for Searcher {
+    fn default() -> Self {
+        Searcher::new(Options::default())
+    }
+}
+
+impl Searcher {
+    pub fn new(options: Options) -> Searcher {
+        Searcher {
+            tt: Table::new(options.hash_mb),
+            options,
+            eval: None,
+            order: Ordering::new(MAX_PLY),
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            budget: None,
+            node_limit: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            armed: false,
+            root_player: 0,
+            root_army: 0,
+            algorithm: Algorithm::Pvs,
+            sides: vec![0; MAX_PLY + 1],
+        }
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Changes the settings (a new table size clears the table).
+    pub fn set_options(&mut self, options: Options) {
+        if options.hash_mb != self.options.hash_mb {
+            self.tt = Table::new(options.hash_mb);
+        }
+        if options.terms != self.options.terms {
+            self.eval = None;
+        }
+        self.options = options;
+    }
+
+    /// Forgets everything learnt (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        if let Some(e) = &self.eval {
+            let v = e.variant.clone();
+            self.order.reset(v.players.len(), v.geometry.size());
+        }
+    }
+
+    /// The evaluation for this position's variant (built on first use).
+    pub fn evaluation(&mut self, pos: &Position) -> &Eval {
+        let v = pos.variant();
+        let fresh = self
+            .eval
+            .as_ref()
+            .is_some_and(|e| Arc::ptr_eq(&e.variant, v));
+        if !fresh {
+            self.eval = Some(Eval::new(v, self.options.terms));
+            self.order.reset(v.players.len(), v.geometry.size());
+            self.tt.clear();
+        }
+        self.eval.as_ref().expect("just built")
+    }
+
+    /// The best move within the limits.
+    pub fn best_move(&mut self, pos: &Position, limits: &Limits) -> SearchResult {
+        self.search(pos, limits, &mut |_| {})
+    }
+
+    /// Like [`Searcher::best_move`], calling `report` after every completed
+    /// iteration (for thinking output).
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        report: &mut dyn FnMut(&SearchResult),
+    ) -> SearchResult {
+        let mut pos = pos.clone();
+        self.evaluation(&pos);
+        let v = pos.variant().clone();
+        let algorithm = Algorithm::for_variant(&v, self.options.multi);
+        self.algorithm = algorithm;
+        self.tt.new_search();
+        self.order.new_search();
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.stopped = false;
+        self.armed = false;
+        self.budget = Some(Budget::new(limits));
+        self.node_limit = limits.nodes;
+        self.stop = limits.stop.clone();
+        self.root_player = pos.to_move();
+        self.root_army = pos.army_to_move();
+
+        let mut root = RootMoves::new(&mut pos, self);
+        let mut result = SearchResult {
+            best: root.moves.first().map(|r| r.mv),
+            score: 0,
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+            pv: root.moves.first().map(|r| vec![r.mv]).unwrap_or_default(),
+            algorithm,
+            hashfull: 0,
+        };
+        if root.moves.is_empty() {
+            result.score = self.terminal(&mut pos, 0, self.root_army);
+            return result;
+        }
+        let fixed_time = limits.movetime.is_some() && limits.clock.is_none();
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        // A forced move needs no thought beyond a score.
+        let max_depth = if root.moves.len() == 1 && limits.depth.is_none() {
+            1
+        } else {
+            max_depth
+        };
+        let mut last_score = 0;
+        for depth in 1..=max_depth {
+            let score = match algorithm {
+                Algorithm::Pvs => self.aspiration(&mut pos, &mut root, depth as i32, last_score),
+                _ => self.root_multi(&mut pos, &mut root, depth as i32, -INFINITY, INFINITY),
+            };
+            let complete = !self.stopped;
+            // An interrupted iteration counts if a move was finished in it.
+            if complete || root.finished > 0 {
+                let best = &root.moves[0];
+                result.best = Some(best.mv);
+                result.score = if complete { score } else { best.score };
+                result.pv = best.pv.clone();
+                result.depth = depth;
+                last_score = result.score;
+            }
+            self.fill_stats(&mut result);
+            if !complete {
+                break;
+            }
+            report(&result);
+            if score::is_mate(score) && score::mate_plies(score).unwrap_or(0).abs() < depth as i32 {
+                break;
+            }
+            if !self
+                .budget
+                .as_ref()
+                .is_some_and(|b| b.another_iteration(fixed_time))
+            {
+                break;
+            }
+        }
+        self.fill_stats(&mut result);
+        result
+    }
+
+    fn fill_stats(&self, result: &mut SearchResult) {
+        result.nodes = self.nodes;
+        result.seldepth = self.seldepth as u32;
+        result.time = self.budget.as_ref().map_or(Duration::ZERO, |b| b.elapsed());
+        result.hashfull = self.tt.permille_full();
+    }
+
+    /// Two sides: a narrow window around the last score from depth 5 on,
+    /// widened on failure.
+    fn aspiration(
+        &mut self,
+        pos: &mut Position,
+        root: &mut RootMoves,
+        depth: i32,
+        last: i32,
+    ) -> i32 {
+        let mut delta = 40;
+        let (mut alpha, mut beta) = if depth >= 5 && !score::is_mate(last) {
+            (last - delta, last + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let s = self.root_pvs(pos, root, depth, alpha, beta);
+            if self.stopped {
+                return s;
+            }
+            if s <= alpha {
+                alpha = (alpha - delta).max(-INFINITY);
+            } else if s >= beta {
+                beta = (beta + delta).min(INFINITY);
+            } else {
+                return s;
+            }
+            delta *= 3;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    /// Counts a node and checks the limits; true when the search must stop.
+    #[inline]
+    pub(crate) fn tick(&mut self, ply: usize) -> bool {
+        self.nodes += 1;
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if self.armed {
+            if self.node_limit.is_some_and(|n| self.nodes >= n) {
+                self.stopped = true;
+            }
+            if self.nodes & 1023 == 0
+                && (self.stop.load(AtomicOrdering::Relaxed)
+                    || self.budget.as_ref().is_some_and(|b| b.out_of_time()))
+            {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    /// The score of a finished game for `army`'s side, `ply` plies from the
+    /// root: a win is better the sooner, a loss the later.
+    pub(crate) fn terminal(&mut self, pos: &mut Position, ply: usize, army: u8) -> i32 {
+        match pos.outcome() {
+            Some(o) => match result_for(&o, pos.variant(), army) {
+                std::cmp::Ordering::Less => MATE - ply as i32,
+                std::cmp::Ordering::Equal => DRAW,
+                std::cmp::Ordering::Greater => -MATE + ply as i32,
+            },
+            None => DRAW,
+        }
+    }
+
+    /// Is the position drawn by the no-progress counter?
+    pub(crate) fn no_progress(pos: &Position) -> bool {
+        let limit = pos.variant().rules.no_progress_moves as usize * pos.players_in().count();
+        limit > 0 && pos.halfmove_clock() as usize >= limit
+    }
+
+    /// Records `m` followed by the line below it as the line at `ply`.
+    pub(crate) fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        if let Some(below) = tail.first() {
+            line.extend_from_slice(below);
+        }
+    }
+
+    /// Is the move a capture or a promotion worth a lot (for quiescence)?
+    pub(crate) fn is_tactical(&self, pos: &Position, m: Move) -> bool {
+        if m.kind == MoveKind::DropOut || is_capture(pos, m) {
+            return true;
+        }
+        let Some(t) = m.promotion else {
+            return false;
+        };
+        let value = &self.eval.as_ref().expect("evaluation built").know.value;
+        let mover = pos.piece_at(m.from).map_or(0, |p| value[p.kind as usize]);
+        value[t as usize] - mover >= 200
+    }
+}
+
+/// The root moves, best first, with the score and line each last got.
+pub(crate) struct RootMoves {
+    pub moves: Vec<RootMove>,
+    /// Moves finished in the current iteration.
+    pub finished: usize,
+}
+
+pub(crate) struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub pv: Vec<Move>,
+}
+
+impl RootMoves {
+    fn new(pos: &mut Position, s: &mut Searcher) -> RootMoves {
+        pos.legal_moves_into(&mut s.order.frames[0].moves);
+        let value = s
+            .eval
+            .as_ref()
+            .expect("evaluation built")
+            .know
+            .value
+            .clone();
+        s.order.score(pos, 0, None, &value);
+        let n = s.order.frames[0].len();
+        let moves = (0..n)
+            .map(|i| {
+                let mv = s.order.frames[0].pick(i);
+                RootMove {
+                    mv,
+                    score: -INFINITY,
+                    pv: vec![mv],
+                }
+            })
+            .collect();
+        RootMoves { moves, finished: 0 }
+    }
+
+    /// The move at `i` finished with a new best score: it moves to the
+    /// front, the others keep their order.
+    pub fn promote(&mut self, i: usize, score: i32, pv: Vec<Move>) {
+        let mut m = self.moves.remove(i);
+        m.score = score;
+        m.pv = pv;
+        self.moves.insert(0, m);
+    }
+}
+
+/// How a finished game went for an army, comparing its best place with
+/// the best place of any hostile army: `Less` is a win (ranked ahead),
+/// `Equal` a draw, `Greater` a loss.
+pub fn result_for(o: &Outcome, variant: &Variant, army: u8) -> std::cmp::Ordering {
+    let place = |mine: bool| {
+        o.ranking
+            .iter()
+            .position(|g| g.iter().any(|&p| (variant.players[p].army == army) == mine))
+            .unwrap_or(usize::MAX)
+    };
+    place(true).cmp(&place(false))
+}
