@@ -66,32 +66,37 @@ pub fn run(start: Position, s: &Settings) -> Result<(), String> {
 fn table(r: &MatchReport) -> Result<(), String> {
     let width = r.names.iter().map(|n| n.len()).max().unwrap_or(0).max(10);
     outln!(
-        "{:<width$} {:>6} {:>7} {:>5} {:>5} {:>5} {:>16}",
+        "{:<width$} {:>6} {:>7} {:>5} {:>5} {:>5}  {}",
         "contender",
         "games",
         "score",
         "won",
         "drawn",
         "lost",
-        "Elo (95%)"
+        "Elo (95% interval)"
     );
     let n = r.scores.len();
     let elo = r.elo();
     let rows = [
-        (&r.names[0], r.score(), r.wins, r.losses, elo.diff),
-        (&r.names[1], 1.0 - r.score(), r.losses, r.wins, -elo.diff),
+        (&r.names[0], r.score(), r.wins, r.losses, elo),
+        (
+            &r.names[1],
+            1.0 - r.score(),
+            r.losses,
+            r.wins,
+            elo.reversed(),
+        ),
     ];
-    for (name, score, won, lost, diff) in rows {
+    for (name, score, won, lost, elo) in rows {
         outln!(
-            "{:<width$} {:>6} {:>6.1}% {:>5} {:>5} {:>5} {:>+8.0} ± {:<5.0}",
+            "{:<width$} {:>6} {:>6.1}% {:>5} {:>5} {:>5}  {}",
             name,
             n,
             score * 100.0,
             won,
             r.draws,
             lost,
-            diff,
-            elo.margin
+            elo.text()
         );
     }
     outln!(

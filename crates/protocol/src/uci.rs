@@ -30,15 +30,24 @@ pub fn run<R: BufRead, W: Write + Send>(input: R, output: W, catalog: Catalog) -
             variant,
             options: Options::default(),
             thinker: Thinker::new(Searcher::default()),
+            infinite: false,
             out: &out,
         };
+        let mut quit = false;
         for line in input.lines() {
             let line = line?;
             if !uci.command(scope, line.trim())? {
+                quit = true;
                 break;
             }
         }
-        uci.thinker.stop();
+        // At the end of the input a bounded search may finish (so that
+        // `echo "go depth 9" | quadrille uci` works); `quit` stops it.
+        if quit || uci.infinite {
+            uci.thinker.stop();
+        } else {
+            uci.thinker.wait();
+        }
         Ok(())
     })
 }
@@ -49,6 +58,8 @@ struct Uci<'a, 'scope, W: Write> {
     pos: Position,
     options: Options,
     thinker: Thinker<'scope>,
+    /// The running search has no bound (`go infinite`).
+    infinite: bool,
     out: &'a Output<W>,
 }
 
@@ -199,6 +210,10 @@ where
         if self.thinker.is_busy() {
             return Err("go: a search is already running (send stop first)".into());
         }
+        self.infinite = limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.movetime.is_none()
+            && limits.clock.is_none();
         let out = self.out;
         let pos = self.pos.clone();
         let shown = pos.clone();

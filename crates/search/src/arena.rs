@@ -331,26 +331,59 @@ pub fn seat_plan(variant: &Variant, game: usize) -> Vec<usize> {
         .collect()
 }
 
-/// An Elo difference with its 95% confidence margin.
+/// An Elo difference with a 95% confidence interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Elo {
+    /// From the mean score (a perfect score is taken as half a point
+    /// short of it, to keep it finite).
     pub diff: f64,
-    pub margin: f64,
+    /// Bounds of the interval; infinite when the score could be perfect.
+    pub low: f64,
+    pub high: f64,
 }
 
 impl Elo {
-    /// From per-game scores (0 to 1) of one side. A perfect score is
-    /// taken as one half point short of it, to keep the estimate finite.
+    /// From per-game scores (0 to 1) of one side. The interval is Wilson's
+    /// for the mean score over the games, turned into Elo: it stays
+    /// meaningful for perfect scores, and is a little wide when there are
+    /// many draws.
     pub fn from_scores(scores: &[f64]) -> Elo {
         let n = scores.len().max(1) as f64;
-        let mean = scores.iter().sum::<f64>() / n;
-        let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-        let se = (var / n).sqrt();
-        let clamp = |x: f64| x.clamp(0.5 / n, 1.0 - 0.5 / n);
-        let elo = |x: f64| -400.0 * (1.0 / clamp(x) - 1.0).log10();
+        let p = scores.iter().sum::<f64>() / n;
+        let z: f64 = 1.96;
+        let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+        let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+        let elo = |x: f64| -400.0 * (1.0 / x - 1.0).log10();
         Elo {
-            diff: elo(mean),
-            margin: (elo(mean + 1.96 * se) - elo(mean - 1.96 * se)) / 2.0,
+            diff: elo(p.clamp(0.5 / n, 1.0 - 0.5 / n)),
+            low: elo((centre - half).max(0.0)),
+            high: elo((centre + half).min(1.0)),
+        }
+    }
+
+    /// `+120 (+60 .. +190)`.
+    pub fn text(&self) -> String {
+        let bound = |x: f64| {
+            if x.is_infinite() {
+                if x > 0.0 { "+inf" } else { "-inf" }.to_string()
+            } else {
+                format!("{x:+.0}")
+            }
+        };
+        format!(
+            "{:+.0} ({} .. {})",
+            self.diff,
+            bound(self.low),
+            bound(self.high)
+        )
+    }
+
+    /// The same from the other side's point of view.
+    pub fn reversed(&self) -> Elo {
+        Elo {
+            diff: -self.diff,
+            low: -self.high,
+            high: -self.low,
         }
     }
 }
@@ -511,11 +544,20 @@ mod tests {
     #[test]
     fn elo_estimates() {
         let even = Elo::from_scores(&[1.0, 0.0, 0.5, 0.5]);
-        assert!(even.diff.abs() < 1e-9 && even.margin > 0.0);
+        assert!(even.diff.abs() < 1e-9 && even.low < 0.0 && even.high > 0.0);
+        assert!((even.low + even.high).abs() < 1e-6, "symmetric: {even:?}");
         let strong = Elo::from_scores(&[1.0, 1.0, 1.0, 0.5]);
         assert!(strong.diff > 150.0, "{strong:?}");
+        // Ten wins out of ten: at least about +165 with 95% confidence.
         let perfect = Elo::from_scores(&[1.0; 10]);
         assert!(perfect.diff.is_finite() && perfect.diff > 300.0);
+        assert!((perfect.low - 165.0).abs() < 10.0, "{perfect:?}");
+        assert!(perfect.high.is_infinite());
+        assert_eq!(
+            perfect.text(),
+            format!("{:+.0} (+{:.0} .. +inf)", perfect.diff, perfect.low)
+        );
+        assert_eq!(perfect.reversed().high, -perfect.low);
     }
 
     #[test]

@@ -136,6 +136,8 @@ pub struct Searcher {
     pub(crate) algorithm: Algorithm,
     /// Two sides: per ply, the army that moves there.
     pub(crate) sides: Vec<u8>,
+    /// Depth of the current iteration.
+    pub(crate) iteration_depth: i32,
 }
 
 impl Default for Searcher {
@@ -163,6 +165,7 @@ impl Searcher {
             root_army: 0,
             algorithm: Algorithm::Pvs,
             sides: vec![0; MAX_PLY + 1],
+            iteration_depth: 0,
         }
     }
 

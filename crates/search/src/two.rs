@@ -12,7 +12,7 @@ use quadrille_engine::{Move, MoveKind, Position};
 use std::sync::OnceLock;
 
 /// Quiescence plies in which a side in check tries every evasion.
-const QUIESCENCE_EVASIONS: usize = 4;
+const QUIESCENCE_EVASIONS: usize = 2;
 /// Quiet moves remembered per node for the history malus.
 const MAX_QUIETS: usize = 64;
 
@@ -77,6 +77,7 @@ impl Searcher {
         beta: i32,
     ) -> i32 {
         root.finished = 0;
+        self.iteration_depth = depth;
         self.sides[0] = pos.army_to_move();
         self.pv[0].clear();
         let mut best = -INFINITY;
@@ -166,7 +167,9 @@ impl Searcher {
             return self.static_two(pos);
         }
         let in_check = pos.in_check();
-        if in_check {
+        // Check extension, within twice the iteration's depth: games with
+        // several royal pieces can check on and on.
+        if in_check && (ply as i32) < 2 * self.iteration_depth {
             depth += 1;
         }
         if depth <= 0 {
