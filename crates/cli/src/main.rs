@@ -133,9 +133,13 @@ enum Command {
         /// Games played at once.
         #[arg(long, default_value_t = 1)]
         jobs: usize,
-        /// Seed for the random and greedy players.
+        /// Seed for the random and greedy players and the openings.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Random plies played before each game (every seating plays each
+        /// opening once), for varied games.
+        #[arg(long, default_value_t = 4)]
+        opening_plies: usize,
         /// Start from this position string.
         #[arg(long)]
         position: Option<String>,
@@ -295,6 +299,7 @@ fn run(cli: Cli) -> Result<(), String> {
             max_plies,
             jobs,
             seed,
+            opening_plies,
             position: pos,
             quiet,
         } => {
@@ -307,6 +312,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 max_plies,
                 jobs: jobs.max(1),
                 seed,
+                opening_plies,
                 quiet,
             };
             selfplay::run(p, &settings)

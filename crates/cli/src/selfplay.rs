@@ -16,6 +16,7 @@ pub struct Settings {
     pub max_plies: usize,
     pub jobs: usize,
     pub seed: u64,
+    pub opening_plies: usize,
     pub quiet: bool,
 }
 
@@ -24,11 +25,12 @@ pub fn run(start: Position, s: &Settings) -> Result<(), String> {
     let b = Contender::parse(&s.b)?;
     let v = start.variant().clone();
     outln!(
-        "selfplay {}: {} vs {}, {} games, at most {} plies each, {} at a time",
+        "selfplay {}: {} vs {}, {} games, {} random opening plies, at most {} plies each, {} at a time",
         v.name,
         a.name,
         b.name,
         s.games,
+        s.opening_plies,
         s.max_plies,
         s.jobs
     );
@@ -39,6 +41,7 @@ pub fn run(start: Position, s: &Settings) -> Result<(), String> {
         max_plies: s.max_plies,
         seed: s.seed,
         jobs: s.jobs,
+        opening_plies: s.opening_plies,
     };
     let bar = if s.quiet {
         ProgressBar::hidden()

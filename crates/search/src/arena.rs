@@ -331,6 +331,44 @@ pub fn seat_plan(variant: &Variant, game: usize) -> Vec<usize> {
         .collect()
 }
 
+/// The ways to give contender 0 half of `n` seats, as bit sets.
+fn seat_combinations(n: usize) -> Vec<u32> {
+    (0u32..1 << n)
+        .filter(|m| m.count_ones() as usize == n / 2)
+        .collect()
+}
+
+/// Games after which [`seat_plan`] repeats: every contender has sat in
+/// every seat equally often.
+pub fn seat_cycle(variant: &Variant) -> usize {
+    let n = variant.players.len();
+    if variant.armies.len() == 2 {
+        2
+    } else {
+        seat_combinations(n).len() * if n % 2 == 1 { 2 } else { 1 }
+    }
+}
+
+/// A start for a game: `plies` random legal moves from `start` (seeded),
+/// avoiding lines that end the game.
+pub fn random_opening(start: &Position, plies: usize, seed: u64) -> Position {
+    for attempt in 0..20u64 {
+        let mut rng = fastrand::Rng::with_seed(seed.wrapping_mul(31).wrapping_add(attempt));
+        let mut p = start.clone();
+        for _ in 0..plies {
+            let moves = p.legal_moves();
+            if moves.is_empty() || p.outcome().is_some() {
+                break;
+            }
+            p.make(moves.as_slice()[rng.usize(..moves.len())]);
+        }
+        if p.outcome().is_none() {
+            return p;
+        }
+    }
+    start.clone()
+}
+
 /// An Elo difference with a 95% confidence interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Elo {
@@ -425,6 +463,9 @@ pub struct Match {
     pub seed: u64,
     /// Games played at once (threads).
     pub jobs: usize,
+    /// Random plies from `start` before each game, the same for every
+    /// seating of one cycle (so both sides play each opening).
+    pub opening_plies: usize,
 }
 
 impl Match {
@@ -442,8 +483,14 @@ impl Match {
                     }
                     let seats = seat_plan(&variant, g);
                     let [a, b] = &self.contenders;
-                    let record = play_game(
+                    let cycle = (g / seat_cycle(&variant)) as u64;
+                    let start = random_opening(
                         &self.start,
+                        self.opening_plies,
+                        self.seed.wrapping_add(cycle),
+                    );
+                    let record = play_game(
+                        &start,
                         [a, b],
                         &seats,
                         self.max_plies,

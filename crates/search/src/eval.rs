@@ -68,21 +68,16 @@ impl Eval {
         m
     }
 
-    /// The game phase from 256 (all pieces on) to 0 (only pawns and royals).
-    fn phase(&self, pos: &Position) -> i32 {
-        if self.start_material <= 0 {
-            return 0;
-        }
-        (Self::phase_material(&self.know, pos) * 256 / self.start_material).clamp(0, 256)
-    }
-
     /// Every army's score (armies out of the game included: their pieces
     /// may still stand as obstacles; callers decide whether they count).
     pub fn armies(&self, pos: &Position) -> [i32; MAX_ARMIES] {
         let v = &*self.variant;
         let k = &self.know;
-        let phase = self.phase(pos);
         let mut score = [0i32; MAX_ARMIES];
+        // Royal pieces seek the centre only once the board empties, and
+        // their safety matters while it is full: both wait for the phase.
+        let mut royal_centre = [0i32; MAX_ARMIES];
+        let mut material = 0;
         for (a, s) in score.iter_mut().enumerate().take(v.armies.len()) {
             let army = a as u8;
             let royal_types = k.royal_types[a];
@@ -92,20 +87,29 @@ impl Eval {
                 };
                 let t = piece.kind;
                 let owner = k.owner(army, c);
-                *s += k.value[t as usize];
-                let centre = k.centre(owner, t, c);
+                let value = k.value[t as usize];
+                *s += value;
                 if royal_types >> t & 1 != 0 {
-                    // Royal pieces seek the centre only once the board
-                    // empties.
-                    *s += centre * (256 - phase) / 256;
+                    royal_centre[a] += k.centre(owner, t, c);
+                } else if k.pawn_types >> t & 1 != 0 {
+                    *s += k.centre(owner, t, c) + k.promotion(owner, t, c);
                 } else {
-                    *s += centre + k.promotion(owner, t, c);
-                    if self.terms.mobility && k.pawn_types >> t & 1 == 0 {
+                    material += value;
+                    *s += k.centre(owner, t, c);
+                    if self.terms.mobility {
                         *s += MOBILITY_WEIGHT * pos.piece_mobility(c, owner) as i32;
                     }
                 }
             }
-            *s += self.royal_safety(pos, army) * phase / 256;
+        }
+        let phase = if self.start_material > 0 {
+            (material * 256 / self.start_material).clamp(0, 256)
+        } else {
+            0
+        };
+        for (a, s) in score.iter_mut().enumerate().take(v.armies.len()) {
+            *s += royal_centre[a] * (256 - phase) / 256;
+            *s += self.royal_safety(pos, a as u8) * phase / 256;
         }
         self.add_presence(pos, &mut score);
         score

@@ -13,6 +13,7 @@
 //! Eliminations and drop-outs happen inside `make`; a forced drop-out is
 //! played without counting depth; the root player going out is a loss.
 
+use crate::ordering::is_tactical;
 use crate::score::{from_table, to_table, DRAW, INFINITY, MATE};
 use crate::searcher::{Algorithm, RootMoves, Searcher, MAX_PLY};
 use crate::tt::Bound;
@@ -34,10 +35,7 @@ fn salt(root_army: u8, branched: bool) -> u64 {
 
 impl Searcher {
     fn static_multi(&self, pos: &Position) -> i32 {
-        self.eval
-            .as_ref()
-            .expect("evaluation built")
-            .many_sided(pos, self.root_army)
+        self.ev().many_sided(pos, self.root_army)
     }
 
     /// Has every player of the root army gone out?
@@ -154,8 +152,7 @@ impl Searcher {
         if table_move.is_some_and(|t| !self.order.frames[ply].moves.iter().any(|&m| m == t)) {
             table_move = None;
         }
-        let value = &self.eval.as_ref().expect("evaluation built").know.value;
-        self.order.score(pos, ply, table_move, value);
+        self.order.score(pos, ply, table_move, &self.values);
 
         let (original_alpha, original_beta) = (alpha, beta);
         let maximizing = pos.army_to_move() == self.root_army;
@@ -230,7 +227,7 @@ impl Searcher {
         let mut tried = Vec::new();
         for i in 0..n {
             let m = self.order.frames[ply].pick(i);
-            let tactical = self.is_tactical(pos, m);
+            let tactical = is_tactical(pos, m, &self.values);
             pos.make(m);
             let s = self.multi(pos, depth - 1, alpha, beta, ply + 1, false);
             pos.unmake();
@@ -277,7 +274,7 @@ impl Searcher {
         let mut tried = Vec::new();
         for i in 0..count {
             let m = self.order.frames[ply].pick(i);
-            let tactical = self.is_tactical(pos, m);
+            let tactical = is_tactical(pos, m, &self.values);
             pos.make(m);
             let s = self.multi(pos, depth, alpha, beta, ply + 1, branched);
             pos.unmake();
@@ -322,15 +319,10 @@ impl Searcher {
         if self.root_out(pos) {
             return -MATE + ply as i32;
         }
-        if ply >= MAX_PLY - 1 || q >= QUIESCENCE_PLIES {
-            return self.static_multi(pos);
-        }
-        pos.legal_moves_into(&mut self.order.frames[ply].moves);
-        let n = self.order.frames[ply].len();
-        if n == 0 {
-            return self.terminal(pos, ply, self.root_army);
-        }
         let stand = self.static_multi(pos);
+        if ply >= MAX_PLY - 1 || q >= QUIESCENCE_PLIES {
+            return stand;
+        }
         let maximizing = pos.army_to_move() == self.root_army;
         if maximizing {
             if stand >= beta {
@@ -343,19 +335,27 @@ impl Searcher {
             }
             beta = beta.min(stand);
         }
+        pos.legal_moves_into(&mut self.order.frames[ply].moves);
+        if self.order.frames[ply].len() == 0 {
+            return self.terminal(pos, ply, self.root_army);
+        }
+        self.order.frames[ply].keep_tactical(pos, &self.values);
+        let n = self.order.frames[ply].len();
+        if n == 0 {
+            return stand;
+        }
+        self.order.score(pos, ply, None, &self.values);
         let mut best = stand;
-        let value = &self.eval.as_ref().expect("evaluation built").know.value;
-        self.order.score(pos, ply, None, value);
         let army = pos.army_to_move();
         for i in 0..n {
             let m = self.order.frames[ply].pick(i);
-            if !self.is_tactical(pos, m) {
-                continue;
-            }
             if m.kind != MoveKind::DropOut && m.promotion.is_none() {
-                let v = &self.eval.as_ref().expect("evaluation built").know.value;
-                let victim = pos.piece_at(m.to).map_or(0, |p| v[p.kind as usize]);
-                let mover = pos.piece_at(m.from).map_or(0, |p| v[p.kind as usize]);
+                let victim = pos
+                    .piece_at(m.to)
+                    .map_or(0, |p| self.values[p.kind as usize]);
+                let mover = pos
+                    .piece_at(m.from)
+                    .map_or(0, |p| self.values[p.kind as usize]);
                 if mover > victim + 50 && pos.attacked_by_enemies(m.to, army) {
                     continue;
                 }

@@ -32,6 +32,11 @@ impl Frame {
         self.moves.len()
     }
 
+    /// Keeps only the tactical moves (for quiescence).
+    pub fn keep_tactical(&mut self, pos: &Position, value: &[i32]) {
+        self.moves.retain(|m| is_tactical(pos, m, value));
+    }
+
     /// The `i`-th move in order: the best-scored of those not yet taken
     /// (a selection sort that stops early when a cutoff comes early).
     pub fn pick(&mut self, i: usize) -> Move {
@@ -56,6 +61,20 @@ pub fn is_capture(pos: &Position, m: Move) -> bool {
         MoveKind::Castle(_) | MoveKind::DropOut => false,
         _ => pos.piece_at(m.to).is_some(),
     }
+}
+
+/// Is the move a capture, a drop-out, or a promotion worth at least two
+/// pawns (the moves quiescence searches)?
+#[inline]
+pub fn is_tactical(pos: &Position, m: Move, value: &[i32]) -> bool {
+    if m.kind == MoveKind::DropOut || is_capture(pos, m) {
+        return true;
+    }
+    let Some(t) = m.promotion else {
+        return false;
+    };
+    let mover = pos.piece_at(m.from).map_or(0, |p| value[p.kind as usize]);
+    value[t as usize] - mover >= 200
 }
 
 /// Killers, history and the per-ply move lists.

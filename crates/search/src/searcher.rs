@@ -4,10 +4,10 @@
 
 use crate::eval::{Eval, Terms};
 use crate::limits::{Budget, Limits, MAX_DEPTH};
-use crate::ordering::{is_capture, Ordering};
+use crate::ordering::Ordering;
 use crate::score::{self, DRAW, INFINITY, MATE};
 use crate::tt::Table;
-use quadrille_engine::{Move, MoveKind, Outcome, Position, Variant};
+use quadrille_engine::{Move, Outcome, Position, Variant};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -118,6 +118,9 @@ pub struct Searcher {
     pub(crate) options: Options,
     pub(crate) tt: Table,
     pub(crate) eval: Option<Eval>,
+    /// The evaluation's piece values (a copy, for borrowing beside
+    /// `order`).
+    pub(crate) values: Vec<i32>,
     pub(crate) order: Ordering,
     /// Triangular table of principal variations, by ply.
     pub(crate) pv: Vec<Vec<Move>>,
@@ -152,6 +155,7 @@ impl Searcher {
             tt: Table::new(options.hash_mb),
             options,
             eval: None,
+            values: Vec::new(),
             order: Ordering::new(MAX_PLY),
             pv: vec![Vec::new(); MAX_PLY + 1],
             nodes: 0,
@@ -201,11 +205,20 @@ impl Searcher {
             .as_ref()
             .is_some_and(|e| Arc::ptr_eq(&e.variant, v));
         if !fresh {
-            self.eval = Some(Eval::new(v, self.options.terms));
+            let eval = Eval::new(v, self.options.terms);
+            self.values = eval.know.value.clone();
+            self.eval = Some(eval);
             self.order.reset(v.players.len(), v.geometry.size());
             self.tt.clear();
         }
         self.eval.as_ref().expect("just built")
+    }
+
+    /// The evaluation of the current search's variant.
+    pub(crate) fn ev(&self) -> &Eval {
+        self.eval
+            .as_ref()
+            .expect("built at the start of each search")
     }
 
     /// The best move within the limits.
@@ -389,19 +402,6 @@ impl Searcher {
         if let Some(below) = tail.first() {
             line.extend_from_slice(below);
         }
-    }
-
-    /// Is the move a capture or a promotion worth a lot (for quiescence)?
-    pub(crate) fn is_tactical(&self, pos: &Position, m: Move) -> bool {
-        if m.kind == MoveKind::DropOut || is_capture(pos, m) {
-            return true;
-        }
-        let Some(t) = m.promotion else {
-            return false;
-        };
-        let value = &self.eval.as_ref().expect("evaluation built").know.value;
-        let mover = pos.piece_at(m.from).map_or(0, |p| value[p.kind as usize]);
-        value[t as usize] - mover >= 200
     }
 }
 

@@ -4,7 +4,7 @@
 //! extension, null-move pruning, late move reductions, reverse futility
 //! and futility pruning, and a quiescence search on captures.
 
-use crate::ordering::is_capture;
+use crate::ordering::{is_capture, is_tactical};
 use crate::score::{from_table, is_mate, to_table, DRAW, INFINITY, MATE};
 use crate::searcher::{RootMoves, Searcher, MAX_PLY};
 use crate::tt::Bound;
@@ -37,7 +37,7 @@ fn reduction(depth: i32, moves: usize) -> i32 {
 
 impl Searcher {
     fn static_two(&self, pos: &Position) -> i32 {
-        self.eval.as_ref().expect("evaluation built").two_sided(pos)
+        self.ev().two_sided(pos)
     }
 
     /// Searches one child: negated when the other side moves next.
@@ -133,7 +133,7 @@ impl Searcher {
         if self.order.frames[ply].moves.as_slice()[0].kind == MoveKind::DropOut {
             return false;
         }
-        let k = &self.eval.as_ref().expect("evaluation built").know;
+        let k = &self.ev().know;
         let army = pos.army_to_move();
         let skip = k.pawn_types | k.royal_types[army as usize];
         (0..v.pieces.len())
@@ -253,8 +253,7 @@ impl Searcher {
             depth -= 1;
         }
 
-        let value = &self.eval.as_ref().expect("evaluation built").know.value;
-        self.order.score(pos, ply, table_move, value);
+        self.order.score(pos, ply, table_move, &self.values);
         let player = pos.to_move();
         let original_alpha = alpha;
         let mut best = -INFINITY;
@@ -263,7 +262,7 @@ impl Searcher {
         let mut n_quiets = 0;
         for i in 0..n {
             let m = self.order.frames[ply].pick(i);
-            let tactical = self.is_tactical(pos, m);
+            let tactical = is_tactical(pos, m, &self.values);
             // Futility: a quiet move cannot lift a hopeless frontier node.
             if !pv_node
                 && !in_check
@@ -282,19 +281,19 @@ impl Searcher {
                 depth - 1
             };
             pos.make(m);
-            let gives_check = pos.in_check();
             let mut s;
             if i == 0 {
                 s = self.child(pos, d, alpha, beta, ply);
             } else {
                 let mut r = 0;
+                // Checks are not reduced (tested last: it costs the most).
                 if self.options.lmr
                     && depth >= 3
                     && i >= 3
                     && !tactical
                     && !in_check
-                    && !gives_check
                     && !killer
+                    && !pos.in_check()
                 {
                     r = reduction(depth, i) - pv_node as i32;
                     r = r.clamp(0, (d - 1).max(0));
@@ -364,46 +363,47 @@ impl Searcher {
         if ply >= MAX_PLY - 1 {
             return self.static_two(pos);
         }
-        let in_check = pos.in_check();
+        let evasions = q < QUIESCENCE_EVASIONS && pos.in_check();
+        let mut best = -INFINITY;
+        if !evasions {
+            // Most nodes end here, before any move is generated.
+            best = self.static_two(pos);
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
         pos.legal_moves_into(&mut self.order.frames[ply].moves);
-        let n = self.order.frames[ply].len();
-        if n == 0 {
+        if self.order.frames[ply].len() == 0 {
             let army = pos.army_to_move();
             return self.terminal(pos, ply, army);
         }
-        let evasions = in_check && q < QUIESCENCE_EVASIONS;
-        let stand = if evasions {
-            -INFINITY
-        } else {
-            self.static_two(pos)
-        };
-        if stand >= beta {
-            return stand;
+        if !evasions {
+            self.order.frames[ply].keep_tactical(pos, &self.values);
         }
-        alpha = alpha.max(stand);
-        let mut best = stand;
-        let value = &self.eval.as_ref().expect("evaluation built").know.value;
-        self.order.score(pos, ply, None, value);
-        self.sides[ply] = pos.army_to_move();
+        let n = self.order.frames[ply].len();
+        if n == 0 {
+            return best;
+        }
+        self.order.score(pos, ply, None, &self.values);
         let army = pos.army_to_move();
+        self.sides[ply] = army;
         for i in 0..n {
             let m = self.order.frames[ply].pick(i);
-            if !evasions {
-                if !self.is_tactical(pos, m) {
+            if !evasions && is_capture(pos, m) && m.promotion.is_none() {
+                let victim = pos
+                    .piece_at(m.to)
+                    .map_or(0, |p| self.values[p.kind as usize]);
+                let mover = pos
+                    .piece_at(m.from)
+                    .map_or(0, |p| self.values[p.kind as usize]);
+                // Delta pruning: even the whole victim is not enough.
+                if best + victim.max(100) + 200 <= alpha {
                     continue;
                 }
-                if is_capture(pos, m) && m.promotion.is_none() {
-                    let v = &self.eval.as_ref().expect("evaluation built").know.value;
-                    let victim = pos.piece_at(m.to).map_or(0, |p| v[p.kind as usize]);
-                    let mover = pos.piece_at(m.from).map_or(0, |p| v[p.kind as usize]);
-                    // Delta pruning: even the whole victim is not enough.
-                    if stand + victim.max(100) + 200 <= alpha {
-                        continue;
-                    }
-                    // A valuable piece taking a defended, cheaper one.
-                    if mover > victim + 50 && pos.attacked_by_enemies(m.to, army) {
-                        continue;
-                    }
+                // A valuable piece taking a defended, cheaper one.
+                if mover > victim + 50 && pos.attacked_by_enemies(m.to, army) {
+                    continue;
                 }
             }
             pos.make(m);

@@ -85,6 +85,7 @@ fn a_match_counts_every_game() {
         max_plies: 120,
         seed: 3,
         jobs: 2,
+        opening_plies: 2,
     };
     let done = std::sync::atomic::AtomicUsize::new(0);
     let report = m.run(&|_| {
