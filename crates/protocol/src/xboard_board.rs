@@ -37,64 +37,37 @@ const KING_SLOT: usize = SLOTS.len() - 1;
 /// XBoard's view of one of our variants.
 #[derive(Clone, Debug)]
 pub struct XboardVariant {
-    /// Per piece type of the variant: its slot in [`SLOTS`].
-    slot: Vec<usize>,
+    /// Per colour (White = the first player's army), per piece type of
+    /// the variant: its slot in [`SLOTS`].
+    slot: [Vec<usize>; 2],
     files: u8,
     ranks: u8,
     first_rank: u8,
 }
 
+/// Slots for pieces XBoard knows nothing about, fairy types first so that
+/// the standard glyphs keep their meaning.
+const FREE_ORDER: [usize; 20] = [
+    5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 1, 2, 3, 4,
+];
+
 impl XboardVariant {
-    /// Maps the variant's pieces to XBoard's types: the pawn to the Pawn,
-    /// the royal (or castling) piece to the King, pieces whose moves XBoard
-    /// knows to that type, the rest to free types. `None` if it has more
-    /// piece types than XBoard or a board larger than 16x16.
+    /// Maps the variant's pieces to XBoard's types, per colour: the pawn
+    /// to the Pawn, the colour's royal (or castling) piece to the King,
+    /// pieces whose moves XBoard knows to that type, the rest to free
+    /// types. `None` for more than two armies, more piece types than
+    /// XBoard has, or a board larger than 16x16.
     pub fn new(v: &Variant) -> Option<XboardVariant> {
-        let n = v.pieces.len();
-        if n > SLOTS.len() || v.geometry.files > 16 || v.geometry.ranks > 16 {
+        if v.armies.len() != 2 || v.geometry.files > 16 || v.geometry.ranks > 16 {
             return None;
         }
-        let mut slot = vec![usize::MAX; n];
-        let mut taken = [false; SLOTS.len()];
-        let assign = |slot: &mut Vec<usize>, taken: &mut [bool], t: usize, s: usize| {
-            if slot[t] == usize::MAX && !taken[s] {
-                slot[t] = s;
-                taken[s] = true;
-            }
+        let white = v.players.first()?.army;
+        let slot = [white, 1 - white].map(|army| assign_slots(v, army));
+        let [Some(w), Some(b)] = slot else {
+            return None;
         };
-        if let Some(k) = royal_type(v) {
-            assign(&mut slot, &mut taken, k, KING_SLOT);
-        }
-        let pawns = v.rules.promotion.as_ref().map_or(0, |p| p.pieces)
-            | v.rules.double_step.as_ref().map_or(0, |d| d.pieces);
-        if let Some(p) = (0..n).find(|&t| pawns >> t & 1 != 0 || v.pieces[t].pawn) {
-            assign(&mut slot, &mut taken, p, 0);
-        }
-        for t in 0..n {
-            let betza = xboard_betza(&v.pieces[t].betza);
-            if let Some(s) = SLOTS[..KING_SLOT]
-                .iter()
-                .position(|(_, known)| *known == Some(betza.as_str()))
-            {
-                assign(&mut slot, &mut taken, t, s);
-            }
-        }
-        for t in 0..n {
-            let letter = v.pieces[t].letter;
-            if let Some(s) = SLOTS[..KING_SLOT].iter().position(|(c, _)| *c == letter) {
-                assign(&mut slot, &mut taken, t, s);
-            }
-        }
-        for t in 0..n {
-            if let Some(s) = (1..KING_SLOT).find(|&s| !taken[s]) {
-                assign(&mut slot, &mut taken, t, s);
-            }
-        }
-        if slot.contains(&usize::MAX) {
-            return None;
-        }
         Some(XboardVariant {
-            slot,
+            slot: [w, b],
             files: v.geometry.files,
             ranks: v.geometry.ranks,
             first_rank: v.geometry.first_rank,
@@ -104,13 +77,20 @@ impl XboardVariant {
     /// The piece-to-char table: our letters in XBoard's slots, White's
     /// upper case then Black's lower case; `.` for unused types.
     pub fn piece_to_char(&self, v: &Variant) -> String {
-        let mut table = vec!['.'; SLOTS.len()];
-        for (t, &s) in self.slot.iter().enumerate() {
-            table[s] = v.pieces[t].letter;
+        let mut out = String::new();
+        for (colour, slots) in self.slot.iter().enumerate() {
+            let mut table = vec!['.'; SLOTS.len()];
+            for (t, &s) in slots.iter().enumerate() {
+                let l = v.pieces[t].letter;
+                table[s] = if colour == 0 {
+                    l
+                } else {
+                    l.to_ascii_lowercase()
+                };
+            }
+            out.extend(table);
         }
-        let white: String = table.iter().collect();
-        let black = white.to_ascii_lowercase();
-        white + &black
+        out
     }
 
     /// `setup (TABLE) WxH+0_fairy FEN` for the start position.
@@ -125,14 +105,18 @@ impl XboardVariant {
     }
 
     /// `piece L& BETZA` for every piece whose moves XBoard would not know
-    /// from its type.
+    /// from its type (`piece L` or `piece l` when only one colour needs
+    /// it).
     pub fn piece_commands(&self, v: &Variant) -> Vec<String> {
         let double_step = v.rules.double_step.as_ref().map_or(0, |d| d.pieces);
         let mut lines = Vec::new();
         for (t, p) in v.pieces.iter().enumerate() {
             let mut betza = xboard_betza(&p.betza);
-            let s = self.slot[t];
-            if s == 0 {
+            let needed = self.slot.clone().map(|slots| {
+                let s = slots[t];
+                s == 0 || SLOTS[s].1 != Some(betza.as_str())
+            });
+            if self.slot[0][t] == 0 {
                 // XBoard's own pawn steps twice from the second rank only.
                 if betza == "mfWcfF" {
                     betza = "fmWfceF".into();
@@ -140,10 +124,15 @@ impl XboardVariant {
                 if double_step >> t & 1 != 0 {
                     betza.push_str("ifmnD");
                 }
-            } else if SLOTS[s].1 == Some(betza.as_str()) {
-                continue;
             }
-            lines.push(format!("piece {}& {betza}", p.letter));
+            match needed {
+                [true, true] => lines.push(format!("piece {}& {betza}", p.letter)),
+                [true, false] => lines.push(format!("piece {} {betza}", p.letter)),
+                [false, true] => {
+                    lines.push(format!("piece {} {betza}", p.letter.to_ascii_lowercase()))
+                }
+                [false, false] => {}
+            }
         }
         lines
     }
@@ -226,17 +215,66 @@ impl XboardVariant {
     }
 }
 
-/// The piece XBoard should treat as the King: the type that castles, or a
-/// type that is royal alone for some army.
-fn royal_type(v: &Variant) -> Option<usize> {
-    if let Some((k, _)) = v.rules.castling.iter().find_map(|c| c.pieces) {
+/// The slot of each piece type for one colour, or `None` if they do not
+/// fit.
+fn assign_slots(v: &Variant, army: u8) -> Option<Vec<usize>> {
+    let n = v.pieces.len();
+    if n > SLOTS.len() {
+        return None;
+    }
+    let mut slot = vec![usize::MAX; n];
+    let mut taken = [false; SLOTS.len()];
+    let mut assign = |t: usize, s: usize| {
+        if slot[t] == usize::MAX && !taken[s] {
+            slot[t] = s;
+            taken[s] = true;
+        }
+    };
+    if let Some(k) = royal_type(v, army) {
+        assign(k, KING_SLOT);
+    }
+    let pawns = v.rules.promotion.as_ref().map_or(0, |p| p.pieces)
+        | v.rules.double_step.as_ref().map_or(0, |d| d.pieces);
+    if let Some(p) = (0..n).find(|&t| pawns >> t & 1 != 0 || v.pieces[t].pawn) {
+        assign(p, 0);
+    }
+    for (t, p) in v.pieces.iter().enumerate() {
+        let betza = xboard_betza(&p.betza);
+        if let Some(s) = SLOTS[..KING_SLOT]
+            .iter()
+            .position(|(_, known)| *known == Some(betza.as_str()))
+        {
+            assign(t, s);
+        }
+    }
+    for (t, p) in v.pieces.iter().enumerate() {
+        if let Some(s) = SLOTS[..KING_SLOT].iter().position(|(c, _)| *c == p.letter) {
+            assign(t, s);
+        }
+    }
+    for t in 0..n {
+        for s in FREE_ORDER {
+            assign(t, s);
+        }
+    }
+    (!slot.contains(&usize::MAX)).then_some(slot)
+}
+
+/// The piece XBoard should treat as an army's King (XBoard needs one to
+/// judge moves): the type that castles, or else the first type the army
+/// must retain.
+fn royal_type(v: &Variant, army: u8) -> Option<usize> {
+    if let Some((k, _)) = v
+        .rules
+        .castling
+        .iter()
+        .filter(|c| c.army == army)
+        .find_map(|c| c.pieces)
+    {
         return Some(k as usize);
     }
-    let royal = v.rules.royal.as_ref()?;
-    royal.must_retain[..v.armies.len()]
-        .iter()
-        .find(|m| m.count_ones() == 1)
-        .map(|m| m.trailing_zeros() as usize)
+    let m = v.rules.royal.as_ref()?.must_retain[army as usize];
+    (m != 0).then(|| m.trailing_zeros() as usize)
 }
 
 /// Our Betza in XBoard's dialect: a rider written as a doubled atom
@@ -280,17 +318,27 @@ mod tests {
     }
 
     #[test]
-    fn magna_carta_shows_marshal_and_cardinal_as_chancellor_and_archbishop() {
+    fn magna_carta_white_marshal_is_xboards_king() {
+        // XBoard judges no move of a side without a King: White's Marshal
+        // (royal while single) takes that type, with its own moves; the
+        // Cardinal is XBoard's Archbishop; Black's Marshal and Cardinal
+        // (by promotion) are Chancellor and Archbishop.
         let v = embedded::variant("magna-carta").unwrap();
         let x = XboardVariant::new(&v).unwrap();
         assert_eq!(
             x.piece_to_char(&v),
-            "PNBRQ..CM............Kpnbrq..cm............k"
+            "PNBRQ..C..K..........Mpnbrq..cm............k"
         );
         assert_eq!(
             x.setup_command(&v),
-            "setup (PNBRQ..CM............Kpnbrq..cm............k) 8x8+0_fairy \
+            "setup (PNBRQ..C..K..........Mpnbrq..cm............k) 8x8+0_fairy \
              rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBMCBNR w kq - 0 1"
+        );
+        let commands = x.piece_commands(&v);
+        assert!(commands.contains(&"piece M RN".to_string()), "{commands:?}");
+        assert!(
+            !commands.iter().any(|c| c.starts_with("piece C")),
+            "{commands:?}"
         );
     }
 
@@ -299,9 +347,10 @@ mod tests {
         let v = embedded::variant("caissa-britannia").unwrap();
         let x = XboardVariant::new(&v).unwrap();
         let table = x.piece_to_char(&v);
-        // The royal Queen is XBoard's King; the Prince Consort (mQcK) is
-        // elsewhere.
+        // The royal Queen is XBoard's King; the Prince Consort (mQcK)
+        // takes a fairy type, not XBoard's Queen.
         assert_eq!(&table[21..22], "Q");
+        assert_eq!(&table[4..5], ".");
         let commands = x.piece_commands(&v);
         assert!(commands.contains(&"piece Q& Q".to_string()), "{commands:?}");
         assert!(
