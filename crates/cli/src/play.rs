@@ -2,7 +2,7 @@
 //! movers.
 
 use crate::board;
-use quadrille_engine::{EndReason, MoveKind, Position};
+use quadrille_engine::{MoveKind, Position};
 use quadrille_search::{score, Limits, Options, Searcher};
 use std::io::{self, BufRead, Write};
 
@@ -18,18 +18,6 @@ pub struct Seats {
 
 const HELP: &str = "Enter a move like e2e4 (promotion: e7e8q; castling: the king's move, e1g1). \
 Commands: moves, undo, fen, help, quit.";
-
-/// The reason a game ended, in words ("NoProgress" -> "no progress").
-fn reason_words(r: EndReason) -> String {
-    let mut s = String::new();
-    for c in format!("{r:?}").chars() {
-        if c.is_ascii_uppercase() && !s.is_empty() {
-            s.push(' ');
-        }
-        s.push(c.to_ascii_lowercase());
-    }
-    s
-}
 
 pub fn run(mut p: Position, seats: &Seats, seed: Option<u64>) -> Result<(), String> {
     let v = p.variant().clone();
@@ -69,7 +57,7 @@ pub fn run(mut p: Position, seats: &Seats, seed: Option<u64>) -> Result<(), Stri
                     .collect::<Vec<_>>()
                     .join(", ")
             };
-            let why = reason_words(o.reason);
+            let why = o.reason;
             if o.is_draw() {
                 outln!("Game over: draw ({why}).");
             } else {

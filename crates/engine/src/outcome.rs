@@ -21,6 +21,20 @@ pub enum EndReason {
     LastArmy,
 }
 
+impl std::fmt::Display for EndReason {
+    /// In words, lower case: `checkmate`, `no progress`, `last army`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut words = String::new();
+        for c in format!("{self:?}").chars() {
+            if c.is_ascii_uppercase() && !words.is_empty() {
+                words.push(' ');
+            }
+            words.push(c.to_ascii_lowercase());
+        }
+        f.write_str(&words)
+    }
+}
+
 /// A finished game: players ranked best first; players in one group share
 /// the place (a draw is one group).
 #[derive(Clone, Debug, PartialEq, Eq)]

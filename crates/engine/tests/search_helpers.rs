@@ -1,7 +1,7 @@
-//! The engine's helpers for an AI: move rays and mobility, piece mobility
-//! in a position, and the null move.
+//! The engine's helpers for an AI and front ends: move rays and mobility,
+//! piece mobility in a position, the null move, end reasons in words.
 
-use quadrille_engine::{embedded, Position, RayKind};
+use quadrille_engine::{embedded, EndReason, Position, RayKind};
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() < 1e-9
@@ -110,4 +110,11 @@ fn null_move_skips_players_who_are_out() {
         p.to_string(),
         Position::from_string(v, &fen).unwrap().to_string()
     );
+}
+
+#[test]
+fn end_reasons_read_as_words() {
+    assert_eq!(EndReason::Checkmate.to_string(), "checkmate");
+    assert_eq!(EndReason::NoProgress.to_string(), "no progress");
+    assert_eq!(EndReason::BareRoyals.to_string(), "bare royals");
 }

@@ -342,7 +342,7 @@ where
         match (self.movetime, self.level, self.clock_cs) {
             (Some(ms), _, _) => limits.movetime = Some(ms),
             (None, Some(level), Some(cs)) => {
-                let played = (self.pos.fullmove().saturating_sub(1)) as u32;
+                let played = self.pos.fullmove().saturating_sub(1);
                 let moves_to_go = (level.moves > 0).then(|| level.moves - played % level.moves);
                 limits.clock = Some(Clock {
                     remaining_ms: cs * 10,
@@ -407,20 +407,8 @@ fn result_line(pos: &mut Position) -> Option<String> {
     };
     let why = match (o.reason, result) {
         (EndReason::Checkmate, _) => format!("{winner} mates"),
-        (reason, "1/2-1/2") => format!("Draw: {}", reason_words(reason)),
-        (reason, _) => format!("{winner} wins: {}", reason_words(reason)),
+        (reason, "1/2-1/2") => format!("Draw: {reason}"),
+        (reason, _) => format!("{winner} wins: {reason}"),
     };
     Some(format!("{result} {{{why}}}"))
-}
-
-/// `NoProgress` as "no progress".
-fn reason_words(r: EndReason) -> String {
-    let mut s = String::new();
-    for c in format!("{r:?}").chars() {
-        if c.is_ascii_uppercase() && !s.is_empty() {
-            s.push(' ');
-        }
-        s.push(c.to_ascii_lowercase());
-    }
-    s
 }
