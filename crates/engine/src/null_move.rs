@@ -2,7 +2,7 @@
 //! (null-move pruning). Not a move of any game.
 
 use crate::moves::Move;
-use crate::position::{Position, Undo};
+use crate::position::Position;
 
 impl Position {
     /// Passes the turn: the next player still in the game moves, the en
@@ -12,20 +12,7 @@ impl Position {
     /// takes it back (it is recorded like a drop-out that moved nothing).
     /// The move generator never offers it.
     pub fn make_null(&mut self) {
-        self.history.push(Undo {
-            mv: Move::DROP_OUT,
-            moved: 0,
-            captured: 0,
-            capture_cell: 0,
-            castling: self.castling,
-            ep: self.ep,
-            halfmove: self.halfmove,
-            fullmove: self.fullmove,
-            to_move: self.to_move,
-            key: self.key,
-            out: self.out,
-            effects: self.effects.len() as u32,
-        });
+        self.push_undo(Move::DROP_OUT, 0, 0, 0);
         if self.ep.is_some() {
             self.set_ep(None);
         }

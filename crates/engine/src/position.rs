@@ -297,20 +297,7 @@ impl Position {
             MoveKind::Castle(_) => 0,
             _ => self.board[capture_cell as usize],
         };
-        self.history.push(Undo {
-            mv,
-            moved,
-            captured,
-            capture_cell,
-            castling: self.castling,
-            ep: self.ep,
-            halfmove: self.halfmove,
-            fullmove: self.fullmove,
-            to_move: self.to_move,
-            key: self.key,
-            out: self.out,
-            effects: self.effects.len() as u32,
-        });
+        self.push_undo(mv, moved, captured, capture_cell);
         if mv.kind == MoveKind::DropOut {
             self.drop_out();
             return;
@@ -366,6 +353,25 @@ impl Position {
             self.eliminate(elimination);
         }
         self.pass_turn();
+    }
+
+    /// Records what `unmake` needs to take back a move about to be made.
+    #[inline]
+    pub(crate) fn push_undo(&mut self, mv: Move, moved: u8, captured: u8, capture_cell: Cell) {
+        self.history.push(Undo {
+            mv,
+            moved,
+            captured,
+            capture_cell,
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            to_move: self.to_move,
+            key: self.key,
+            out: self.out,
+            effects: self.effects.len() as u32,
+        });
     }
 
     /// Hands the turn to the next player still in the game.

@@ -2,7 +2,7 @@
 //! line at a time, flushed at once (GUIs read line by line from a pipe).
 
 use std::fmt::Display;
-use std::io::{self, Write};
+use std::io::{self, BufRead, Write};
 use std::sync::Mutex;
 
 pub struct Output<W: Write> {
@@ -25,4 +25,18 @@ impl<W: Write> Output<W> {
         writeln!(w, "{text}")?;
         w.flush()
     }
+}
+
+/// Feeds each input line, trimmed, to `command` until it returns false
+/// (`quit`) or the input ends; true if it ended by `quit`.
+pub fn each_line<R: BufRead>(
+    input: R,
+    mut command: impl FnMut(&str) -> io::Result<bool>,
+) -> io::Result<bool> {
+    for line in input.lines() {
+        if !command(line?.trim())? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }

@@ -6,7 +6,7 @@
 //! `info string error: ...` line and changes nothing.
 
 use crate::catalog::Catalog;
-use crate::output::Output;
+use crate::output::{each_line, Output};
 use crate::thinker::Thinker;
 use quadrille_engine::{Position, Variant};
 use quadrille_search::{score, Clock, Limits, Options, SearchResult, Searcher};
@@ -33,14 +33,7 @@ pub fn run<R: BufRead, W: Write + Send>(input: R, output: W, catalog: Catalog) -
             infinite: false,
             out: &out,
         };
-        let mut quit = false;
-        for line in input.lines() {
-            let line = line?;
-            if !uci.command(scope, line.trim())? {
-                quit = true;
-                break;
-            }
-        }
+        let quit = each_line(input, |line| uci.command(scope, line))?;
         // At the end of the input a bounded search may finish (so that
         // `echo "go depth 9" | quadrille uci` works); `quit` stops it.
         if quit || uci.infinite {

@@ -6,7 +6,7 @@
 //! end of the input.
 
 use crate::catalog::Catalog;
-use crate::output::Output;
+use crate::output::{each_line, Output};
 use crate::thinker::Thinker;
 use crate::xboard_board::XboardVariant;
 use quadrille_engine::{EndReason, Outcome, Position, Variant};
@@ -53,12 +53,7 @@ pub fn run<R: BufRead, W: Write + Send>(input: R, output: W, catalog: Catalog) -
             thinker: Thinker::new(Searcher::default()),
             out: &out,
         };
-        for line in input.lines() {
-            let line = line?;
-            if !x.command(scope, line.trim())? {
-                break;
-            }
-        }
+        each_line(input, |line| x.command(scope, line))?;
         x.thinker.stop();
         Ok(())
     })

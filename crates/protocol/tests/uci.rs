@@ -1,32 +1,18 @@
 //! UCI sessions scripted through the loop's input, malformed commands
 //! included: each gets an error line and the session goes on.
 
+mod common;
+
 use quadrille_engine::{embedded, Position};
-use quadrille_protocol::{uci, Catalog};
-use std::io::Cursor;
+use quadrille_protocol::uci;
 
 /// Runs a session and returns its output lines.
 fn session(input: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    uci::run(
-        Cursor::new(input.to_string()),
-        &mut out,
-        Catalog::embedded(),
-    )
-    .unwrap();
-    String::from_utf8(out)
-        .unwrap()
-        .lines()
-        .map(String::from)
-        .collect()
+    common::session(|i, o, c| uci::run(i, o, c), input)
 }
 
 fn bestmoves(lines: &[String]) -> Vec<String> {
-    lines
-        .iter()
-        .filter_map(|l| l.strip_prefix("bestmove "))
-        .map(|m| m.split_whitespace().next().unwrap_or("").to_string())
-        .collect()
+    common::after(lines, "bestmove ")
 }
 
 fn errors(lines: &[String]) -> Vec<&String> {

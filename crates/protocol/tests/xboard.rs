@@ -1,33 +1,19 @@
 //! XBoard sessions scripted through the loop's input, malformed commands
 //! included: each gets an error line and the session goes on.
 
+mod common;
+
 use quadrille_engine::{embedded, Position};
+use quadrille_protocol::xboard;
 use quadrille_protocol::xboard_board::XboardVariant;
-use quadrille_protocol::{xboard, Catalog};
-use std::io::Cursor;
 use std::time::{Duration, Instant};
 
 fn session(input: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    xboard::run(
-        Cursor::new(input.to_string()),
-        &mut out,
-        Catalog::embedded(),
-    )
-    .unwrap();
-    String::from_utf8(out)
-        .unwrap()
-        .lines()
-        .map(String::from)
-        .collect()
+    common::session(|i, o, c| xboard::run(i, o, c), input)
 }
 
 fn engine_moves(lines: &[String]) -> Vec<String> {
-    lines
-        .iter()
-        .filter_map(|l| l.strip_prefix("move "))
-        .map(String::from)
-        .collect()
+    common::after(lines, "move ")
 }
 
 /// Is the XBoard move legal after the (XBoard) moves from the start?

@@ -14,9 +14,8 @@
 //! played without counting depth; the root player going out is a loss.
 
 use crate::ordering::is_tactical;
-use crate::score::{from_table, to_table, DRAW, INFINITY, MATE};
-use crate::searcher::{Algorithm, RootMoves, Searcher, MAX_PLY};
-use crate::tt::Bound;
+use crate::score::{DRAW, INFINITY, MATE};
+use crate::searcher::{Algorithm, RootMoves, Searcher, Step, MAX_PLY};
 use quadrille_engine::{Move, MoveKind, Position};
 
 /// Quiescence plies at most (four players capture in turn).
@@ -51,42 +50,33 @@ impl Searcher {
         pos: &mut Position,
         root: &mut RootMoves,
         depth: i32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
     ) -> i32 {
-        root.finished = 0;
-        self.pv[0].clear();
-        let mut best = -INFINITY;
-        for i in 0..root.moves.len() {
-            let m = root.moves[i].mv;
-            let d = if m.kind == MoveKind::DropOut {
-                depth
-            } else {
-                depth - 1
-            };
-            pos.make(m);
-            let s = self.multi(pos, d, alpha, beta, 1, false);
-            pos.unmake();
-            if self.stopped {
-                break;
-            }
-            self.armed = true;
-            if s > best {
-                best = s;
-                if s > alpha || i == 0 {
-                    self.update_pv(0, m);
-                    root.promote(i, s, self.pv[0].clone());
-                    root.finished += 1;
-                }
-                if s > alpha {
-                    alpha = s;
-                    if s >= beta {
-                        break;
-                    }
-                }
-            }
+        self.root_iteration(
+            pos,
+            root,
+            depth,
+            alpha,
+            beta,
+            |s, pos, d, alpha, beta, _| s.multi(pos, d, alpha, beta, 1, false),
+        )
+    }
+
+    /// The checks every many-sided node starts with: `Some` ends the node
+    /// at once with that score.
+    fn node_start_multi(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+        self.pv[ply].clear();
+        if self.tick(ply) {
+            return Some(0);
         }
-        best
+        if self.root_out(pos) {
+            return Some(-MATE + ply as i32);
+        }
+        if pos.repetitions() > 0 {
+            return Some(DRAW);
+        }
+        (ply >= MAX_PLY - 1).then(|| self.static_multi(pos))
     }
 
     /// A node of the many-sided search. `branched`: the current layer of
@@ -100,37 +90,16 @@ impl Searcher {
         ply: usize,
         branched: bool,
     ) -> i32 {
-        self.pv[ply].clear();
-        if self.tick(ply) {
-            return 0;
-        }
-        if self.root_out(pos) {
-            return -MATE + ply as i32;
-        }
-        if pos.repetitions() > 0 {
-            return DRAW;
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.static_multi(pos);
+        if let Some(s) = self.node_start_multi(pos, ply) {
+            return s;
         }
         if depth <= 0 {
             return self.quiescence_multi(pos, alpha, beta, ply, 0);
         }
         let key = pos.key() ^ salt(self.root_army, branched);
-        let entry = self.tt.probe(key);
-        let mut table_move = entry.and_then(|e| e.mv);
-        if let Some(e) = entry {
-            if e.depth as i32 >= depth {
-                let s = from_table(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
-            }
+        let (table_move, cutoff) = self.probe(key, depth, (alpha, beta), ply, true);
+        if let Some(s) = cutoff {
+            return s;
         }
         pos.legal_moves_into(&mut self.order.frames[ply].moves);
         let n = self.order.frames[ply].len();
@@ -149,9 +118,7 @@ impl Searcher {
             }
             return s;
         }
-        if table_move.is_some_and(|t| !self.order.frames[ply].moves.iter().any(|&m| m == t)) {
-            table_move = None;
-        }
+        let table_move = self.legal_here(ply, table_move);
         self.order.score(pos, ply, table_move, &self.values);
 
         let (original_alpha, original_beta) = (alpha, beta);
@@ -198,15 +165,14 @@ impl Searcher {
         if self.stopped {
             return 0;
         }
-        let bound = if best >= original_beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt
-            .store(key, best_move, to_table(best, ply), depth, bound);
+        self.store(
+            key,
+            best_move,
+            best,
+            (original_alpha, original_beta),
+            depth,
+            ply,
+        );
         best
     }
 
@@ -234,19 +200,15 @@ impl Searcher {
             if self.stopped {
                 return 0;
             }
-            if s > best {
-                best = s;
-                if s > alpha {
-                    alpha = s;
-                    *best_move = Some(m);
-                    self.update_pv(ply, m);
-                    if s >= beta {
-                        if !tactical {
-                            self.order.cutoff(player, ply, depth, m, &tried);
-                        }
-                        break;
-                    }
+            let step = self.raise(ply, m, s, &mut best, &mut alpha, beta);
+            if matches!(step, Step::Raised | Step::Cutoff) {
+                *best_move = Some(m);
+            }
+            if step == Step::Cutoff {
+                if !tactical {
+                    self.order.cutoff(player, ply, depth, m, &tried);
                 }
+                break;
             }
             if !tactical {
                 tried.push(m);
@@ -281,19 +243,15 @@ impl Searcher {
             if self.stopped {
                 return 0;
             }
-            if s < best {
-                best = s;
-                if s < beta {
-                    beta = s;
-                    *best_move = Some(m);
-                    self.update_pv(ply, m);
-                    if s <= alpha {
-                        if !tactical {
-                            self.order.cutoff(player, ply, depth.max(1), m, &tried);
-                        }
-                        break;
-                    }
+            let step = self.lower(ply, m, s, &mut best, alpha, &mut beta);
+            if matches!(step, Step::Raised | Step::Cutoff) {
+                *best_move = Some(m);
+            }
+            if step == Step::Cutoff {
+                if !tactical {
+                    self.order.cutoff(player, ply, depth.max(1), m, &tried);
                 }
+                break;
             }
             if !tactical {
                 tried.push(m);
@@ -312,15 +270,11 @@ impl Searcher {
         ply: usize,
         q: usize,
     ) -> i32 {
-        self.pv[ply].clear();
-        if self.tick(ply) {
-            return 0;
-        }
-        if self.root_out(pos) {
-            return -MATE + ply as i32;
+        if let Some(s) = self.node_start_multi(pos, ply) {
+            return s;
         }
         let stand = self.static_multi(pos);
-        if ply >= MAX_PLY - 1 || q >= QUIESCENCE_PLIES {
+        if q >= QUIESCENCE_PLIES {
             return stand;
         }
         let maximizing = pos.army_to_move() == self.root_army;
@@ -366,24 +320,13 @@ impl Searcher {
             if self.stopped {
                 return 0;
             }
-            if maximizing && s > best {
-                best = s;
-                if s > alpha {
-                    alpha = s;
-                    self.update_pv(ply, m);
-                    if s >= beta {
-                        break;
-                    }
-                }
-            } else if !maximizing && s < best {
-                best = s;
-                if s < beta {
-                    beta = s;
-                    self.update_pv(ply, m);
-                    if s <= alpha {
-                        break;
-                    }
-                }
+            let step = if maximizing {
+                self.raise(ply, m, s, &mut best, &mut alpha, beta)
+            } else {
+                self.lower(ply, m, s, &mut best, alpha, &mut beta)
+            };
+            if step == Step::Cutoff {
+                break;
             }
         }
         best

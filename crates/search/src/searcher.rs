@@ -5,9 +5,9 @@
 use crate::eval::{Eval, Terms};
 use crate::limits::{Budget, Limits, MAX_DEPTH};
 use crate::ordering::Ordering;
-use crate::score::{self, DRAW, INFINITY, MATE};
-use crate::tt::Table;
-use quadrille_engine::{Move, Outcome, Position, Variant};
+use crate::score::{self, from_table, to_table, DRAW, INFINITY, MATE};
+use crate::tt::{Bound, Table};
+use quadrille_engine::{Move, MoveKind, Outcome, Position, Variant};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -353,6 +353,161 @@ impl Searcher {
         }
     }
 
+    /// One iteration at the root: each root move is made and scored by
+    /// `score_child` (given the depth left, the window, and whether it is
+    /// the first move); a move that raises the best score goes to the
+    /// front of `root`.
+    pub(crate) fn root_iteration(
+        &mut self,
+        pos: &mut Position,
+        root: &mut RootMoves,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        score_child: impl Fn(&mut Searcher, &mut Position, i32, i32, i32, bool) -> i32,
+    ) -> i32 {
+        root.finished = 0;
+        self.iteration_depth = depth;
+        self.pv[0].clear();
+        let mut best = -INFINITY;
+        for i in 0..root.moves.len() {
+            let m = root.moves[i].mv;
+            let d = if m.kind == MoveKind::DropOut {
+                depth
+            } else {
+                depth - 1
+            };
+            pos.make(m);
+            let s = score_child(self, pos, d, alpha, beta, i == 0);
+            pos.unmake();
+            if self.stopped {
+                break;
+            }
+            self.armed = true;
+            if s > best {
+                best = s;
+                if s > alpha || i == 0 {
+                    self.update_pv(0, m);
+                    root.promote(i, s, self.pv[0].clone());
+                    root.finished += 1;
+                }
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Looks the node up in the transposition table: the stored move, and
+    /// the stored score if it ends the node (deep enough, and its bound
+    /// decides against the window; only where `cut` allows).
+    pub(crate) fn probe(
+        &self,
+        key: u64,
+        depth: i32,
+        (alpha, beta): (i32, i32),
+        ply: usize,
+        cut: bool,
+    ) -> (Option<Move>, Option<i32>) {
+        let Some(e) = self.tt.probe(key) else {
+            return (None, None);
+        };
+        let s = from_table(e.score, ply);
+        let decided = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        };
+        (
+            e.mv,
+            (cut && e.depth as i32 >= depth && decided).then_some(s),
+        )
+    }
+
+    /// The table's move if it is among the node's legal moves (another
+    /// position may share the key).
+    pub(crate) fn legal_here(&self, ply: usize, m: Option<Move>) -> Option<Move> {
+        m.filter(|t| self.order.frames[ply].moves.iter().any(|m| m == t))
+    }
+
+    /// Stores a node's result, its bound from the window it was searched
+    /// with.
+    pub(crate) fn store(
+        &mut self,
+        key: u64,
+        mv: Option<Move>,
+        best: i32,
+        (alpha, beta): (i32, i32),
+        depth: i32,
+        ply: usize,
+    ) {
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, mv, to_table(best, ply), depth, bound);
+    }
+
+    /// A child of a maximising node scored `s` after `m`: the best score,
+    /// the window's lower bound and the line follow it.
+    pub(crate) fn raise(
+        &mut self,
+        ply: usize,
+        m: Move,
+        s: i32,
+        best: &mut i32,
+        alpha: &mut i32,
+        beta: i32,
+    ) -> Step {
+        if s <= *best {
+            return Step::Worse;
+        }
+        *best = s;
+        if s <= *alpha {
+            return Step::Better;
+        }
+        *alpha = s;
+        self.update_pv(ply, m);
+        if s >= beta {
+            Step::Cutoff
+        } else {
+            Step::Raised
+        }
+    }
+
+    /// The mirror of [`Searcher::raise`] for a minimising node.
+    pub(crate) fn lower(
+        &mut self,
+        ply: usize,
+        m: Move,
+        s: i32,
+        best: &mut i32,
+        alpha: i32,
+        beta: &mut i32,
+    ) -> Step {
+        if s >= *best {
+            return Step::Worse;
+        }
+        *best = s;
+        if s >= *beta {
+            return Step::Better;
+        }
+        *beta = s;
+        self.update_pv(ply, m);
+        if s <= alpha {
+            Step::Cutoff
+        } else {
+            Step::Raised
+        }
+    }
+
     /// Counts a node and checks the limits; true when the search must stop.
     #[inline]
     pub(crate) fn tick(&mut self, ply: usize) -> bool {
@@ -403,6 +558,19 @@ impl Searcher {
             line.extend_from_slice(below);
         }
     }
+}
+
+/// What a child's score did to its node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Not better than the best so far.
+    Worse,
+    /// The best so far, but outside the window.
+    Better,
+    /// A new best move inside the window.
+    Raised,
+    /// A refutation: the node is decided.
+    Cutoff,
 }
 
 /// The root moves, best first, with the score and line each last got.

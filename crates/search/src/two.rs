@@ -5,9 +5,8 @@
 //! and futility pruning, and a quiescence search on captures.
 
 use crate::ordering::{is_capture, is_tactical};
-use crate::score::{from_table, is_mate, to_table, DRAW, INFINITY, MATE};
-use crate::searcher::{RootMoves, Searcher, MAX_PLY};
-use crate::tt::Bound;
+use crate::score::{is_mate, DRAW, INFINITY, MATE};
+use crate::searcher::{RootMoves, Searcher, Step, MAX_PLY};
 use quadrille_engine::{Move, MoveKind, Position};
 use std::sync::OnceLock;
 
@@ -67,58 +66,48 @@ impl Searcher {
         self.sides[ply]
     }
 
-    /// One iteration at the root.
+    /// One iteration at the root: the first move with the full window,
+    /// the others with a null window first.
     pub(crate) fn root_pvs(
         &mut self,
         pos: &mut Position,
         root: &mut RootMoves,
         depth: i32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
     ) -> i32 {
-        root.finished = 0;
-        self.iteration_depth = depth;
         self.sides[0] = pos.army_to_move();
-        self.pv[0].clear();
-        let mut best = -INFINITY;
-        for i in 0..root.moves.len() {
-            let m = root.moves[i].mv;
-            let d = if m.kind == MoveKind::DropOut {
-                depth
-            } else {
-                depth - 1
-            };
-            pos.make(m);
-            let mut s;
-            if i == 0 {
-                s = self.child(pos, d, alpha, beta, 0);
-            } else {
-                s = self.child(pos, d, alpha, alpha + 1, 0);
-                if s > alpha && s < beta && !self.stopped {
-                    s = self.child(pos, d, alpha, beta, 0);
+        self.root_iteration(
+            pos,
+            root,
+            depth,
+            alpha,
+            beta,
+            |s, pos, d, alpha, beta, first| {
+                if first {
+                    return s.child(pos, d, alpha, beta, 0);
                 }
-            }
-            pos.unmake();
-            if self.stopped {
-                break;
-            }
-            self.armed = true;
-            if s > best {
-                best = s;
-                if s > alpha || i == 0 {
-                    self.update_pv(0, m);
-                    root.promote(i, s, self.pv[0].clone());
-                    root.finished += 1;
+                let v = s.child(pos, d, alpha, alpha + 1, 0);
+                if v > alpha && v < beta && !s.stopped {
+                    s.child(pos, d, alpha, beta, 0)
+                } else {
+                    v
                 }
-                if s > alpha {
-                    alpha = s;
-                    if s >= beta {
-                        break;
-                    }
-                }
-            }
+            },
+        )
+    }
+
+    /// The checks every two-sided node starts with: `Some` ends the node
+    /// at once with that score.
+    fn node_start(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+        self.pv[ply].clear();
+        if self.tick(ply) {
+            return Some(0);
         }
-        best
+        if pos.repetitions() > 0 {
+            return Some(DRAW);
+        }
+        (ply >= MAX_PLY - 1).then(|| self.static_two(pos))
     }
 
     /// Does the null move make sense here? Not in games with eliminations
@@ -151,20 +140,13 @@ impl Searcher {
         ply: usize,
         null_ok: bool,
     ) -> i32 {
-        self.pv[ply].clear();
-        if self.tick(ply) {
-            return 0;
-        }
-        if pos.repetitions() > 0 {
-            return DRAW;
+        if let Some(s) = self.node_start(pos, ply) {
+            return s;
         }
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
         if alpha >= beta {
             return alpha;
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.static_two(pos);
         }
         let in_check = pos.in_check();
         // Check extension, within twice the iteration's depth: games with
@@ -177,20 +159,9 @@ impl Searcher {
         }
         let pv_node = beta - alpha > 1;
         let key = pos.key();
-        let entry = self.tt.probe(key);
-        let mut table_move = entry.and_then(|e| e.mv);
-        if let Some(e) = entry {
-            if !pv_node && e.depth as i32 >= depth {
-                let s = from_table(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
-            }
+        let (table_move, cutoff) = self.probe(key, depth, (alpha, beta), ply, !pv_node);
+        if let Some(s) = cutoff {
+            return s;
         }
         pos.legal_moves_into(&mut self.order.frames[ply].moves);
         let n = self.order.frames[ply].len();
@@ -201,11 +172,7 @@ impl Searcher {
         if Self::no_progress(pos) {
             return DRAW;
         }
-        // A stale table move (another position with the same key) is
-        // simply not found among the legal moves.
-        if table_move.is_some_and(|t| !self.order.frames[ply].moves.iter().any(|&m| m == t)) {
-            table_move = None;
-        }
+        let table_move = self.legal_here(ply, table_move);
         let static_eval = if in_check {
             -INFINITY
         } else {
@@ -310,35 +277,24 @@ impl Searcher {
             if self.stopped {
                 return 0;
             }
-            if s > best {
-                best = s;
-                if s > alpha {
+            match self.raise(ply, m, s, &mut best, &mut alpha, beta) {
+                Step::Cutoff => {
                     best_move = Some(m);
-                    alpha = s;
-                    self.update_pv(ply, m);
-                    if s >= beta {
-                        if !tactical {
-                            self.order
-                                .cutoff(player, ply, depth, m, &quiets[..n_quiets]);
-                        }
-                        break;
+                    if !tactical {
+                        self.order
+                            .cutoff(player, ply, depth, m, &quiets[..n_quiets]);
                     }
+                    break;
                 }
+                Step::Raised => best_move = Some(m),
+                _ => {}
             }
             if !tactical && n_quiets < MAX_QUIETS {
                 quiets[n_quiets] = m;
                 n_quiets += 1;
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt
-            .store(key, best_move, to_table(best, ply), depth, bound);
+        self.store(key, best_move, best, (original_alpha, beta), depth, ply);
         best
     }
 
@@ -353,15 +309,8 @@ impl Searcher {
         ply: usize,
         q: usize,
     ) -> i32 {
-        self.pv[ply].clear();
-        if self.tick(ply) {
-            return 0;
-        }
-        if pos.repetitions() > 0 {
-            return DRAW;
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.static_two(pos);
+        if let Some(s) = self.node_start(pos, ply) {
+            return s;
         }
         let evasions = q < QUIESCENCE_EVASIONS && pos.in_check();
         let mut best = -INFINITY;
@@ -412,15 +361,8 @@ impl Searcher {
             if self.stopped {
                 return 0;
             }
-            if s > best {
-                best = s;
-                if s > alpha {
-                    alpha = s;
-                    self.update_pv(ply, m);
-                    if s >= beta {
-                        break;
-                    }
-                }
+            if self.raise(ply, m, s, &mut best, &mut alpha, beta) == Step::Cutoff {
+                break;
             }
         }
         best

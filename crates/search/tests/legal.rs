@@ -2,21 +2,15 @@
 //! engine's legal moves (or none when the game is over), with every
 //! algorithm and limit.
 
+mod common;
+
 use quadrille_engine::{embedded, MoveKind, Position, Variant};
 use quadrille_search::{Algorithm, Limits, MultiAlgorithm, Options, Searcher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-const CANNON_COURT: &str = include_str!("../../cli/tests/fixtures/cannon-court.toml");
-
-fn variants() -> Vec<Arc<Variant>> {
-    let mut v: Vec<Arc<Variant>> = embedded::names()
-        .map(|n| embedded::variant(n).unwrap())
-        .collect();
-    v.push(Arc::new(Variant::from_toml(CANNON_COURT).unwrap()));
-    v
-}
+use common::variants;
 
 /// Positions along a seeded random game: every `step` plies until the end
 /// or `plies`.

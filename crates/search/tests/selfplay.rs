@@ -3,20 +3,13 @@
 //! an illegal one), and the search must outplay a random mover and a
 //! greedy one. The long matches of docs/performance.md run from the CLI.
 
-use quadrille_engine::{embedded, Position, Variant};
+mod common;
+
+use quadrille_engine::{embedded, Position};
 use quadrille_search::arena::{play_game, seat_plan, Match};
 use quadrille_search::{Contender, Limits, MultiAlgorithm, Options};
-use std::sync::Arc;
 
-const CANNON_COURT: &str = include_str!("../../cli/tests/fixtures/cannon-court.toml");
-
-fn variants() -> Vec<Arc<Variant>> {
-    let mut v: Vec<Arc<Variant>> = embedded::names()
-        .map(|n| embedded::variant(n).unwrap())
-        .collect();
-    v.push(Arc::new(Variant::from_toml(CANNON_COURT).unwrap()));
-    v
-}
+use common::variants;
 
 fn search(nodes: u64, multi: MultiAlgorithm) -> Contender {
     let options = Options {
