@@ -69,13 +69,14 @@ pub fn run(start: Position, s: &Settings) -> Result<(), String> {
 fn table(r: &MatchReport) -> Result<(), String> {
     let width = r.names.iter().map(|n| n.len()).max().unwrap_or(0).max(10);
     outln!(
-        "{:<width$} {:>6} {:>7} {:>5} {:>5} {:>5}  {}",
+        "{:<width$} {:>6} {:>7} {:>5} {:>5} {:>5} {:>6}  {}",
         "contender",
         "games",
         "score",
         "won",
         "drawn",
         "lost",
+        "firsts",
         "Elo (95% interval)"
     );
     let n = r.scores.len();

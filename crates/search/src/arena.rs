@@ -197,6 +197,8 @@ pub struct GameRecord {
     pub seats: Vec<usize>,
     /// Points of each contender in this game, from 0 to 1.
     pub points: [f64; 2],
+    /// Each contender's share of first place (1 for the winner's).
+    pub first: [f64; 2],
 }
 
 /// Plays one game from `start`, the contender in seat `p` choosing for
@@ -246,13 +248,14 @@ pub fn play_game(
     if outcome.is_none() && illegal.is_none() {
         outcome = pos.outcome();
     }
-    let points = points(&pos, outcome.as_ref(), seats);
+    let ranking = final_ranking(&pos, outcome.as_ref());
     GameRecord {
         moves,
-        outcome,
         illegal,
         seats: seats.to_vec(),
-        points,
+        points: points(pos.variant(), &ranking, seats),
+        first: first_places(&ranking, seats),
+        outcome,
     }
 }
 
@@ -260,21 +263,12 @@ pub fn play_game(
 /// 0); otherwise each seat's place (1 for first, 0 for last, shared places
 /// split), averaged over the contender's seats. An unfinished game ranks
 /// the players still in together, ahead of those out.
-fn points(pos: &Position, outcome: Option<&Outcome>, seats: &[usize]) -> [f64; 2] {
-    let v = pos.variant();
-    let ranking: Vec<Vec<usize>> = match outcome {
-        Some(o) => o.ranking.clone(),
-        None => {
-            let mut r = vec![pos.players_in().collect::<Vec<_>>()];
-            r.extend(pos.out_order().iter().rev().map(|&p| vec![p as usize]));
-            r
-        }
-    };
+fn points(v: &Variant, ranking: &[Vec<usize>], seats: &[usize]) -> [f64; 2] {
     let n = v.players.len();
     let seat_points = |p: usize| -> f64 {
         if v.armies.len() == 2 {
             let o = Outcome {
-                ranking: ranking.clone(),
+                ranking: ranking.to_vec(),
                 reason: quadrille_engine::EndReason::NoProgress,
             };
             return match result_for(&o, v, v.players[p].army) {
@@ -299,6 +293,30 @@ fn points(pos: &Position, outcome: Option<&Outcome>, seats: &[usize]) -> [f64; 2
         count[c] += 1;
     }
     [0, 1].map(|c| sum[c] / count[c].max(1) as f64)
+}
+
+/// The ranking of a finished game, or of an unfinished one: the players
+/// still in share first place, those out follow, the last out first.
+fn final_ranking(pos: &Position, outcome: Option<&Outcome>) -> Vec<Vec<usize>> {
+    match outcome {
+        Some(o) => o.ranking.clone(),
+        None => {
+            let mut r = vec![pos.players_in().collect::<Vec<_>>()];
+            r.extend(pos.out_order().iter().rev().map(|&p| vec![p as usize]));
+            r
+        }
+    }
+}
+
+/// Each contender's share of first place: a shared first place splits.
+fn first_places(ranking: &[Vec<usize>], seats: &[usize]) -> [f64; 2] {
+    let mut first = [0.0; 2];
+    if let Some(group) = ranking.first() {
+        for &p in group {
+            first[seats[p]] += 1.0 / group.len() as f64;
+        }
+    }
+    first
 }
 
 /// The contender (0 or 1) in each player's seat for game `game`: with two
@@ -432,6 +450,8 @@ pub struct MatchReport {
     pub names: [String; 2],
     /// Contender 0's points per game.
     pub scores: Vec<f64>,
+    /// First places of each contender (shared places split).
+    pub firsts: [f64; 2],
     /// Games contender 0 scored more than, as much as, less than half in.
     pub wins: usize,
     pub draws: usize,
@@ -508,6 +528,7 @@ impl Match {
         let mut report = MatchReport {
             names: self.contenders.clone().map(|c| c.name),
             scores: Vec::new(),
+            firsts: [0.0; 2],
             wins: 0,
             draws: 0,
             losses: 0,
@@ -518,6 +539,8 @@ impl Match {
         for (_, r) in &records {
             let s = r.points[0];
             report.scores.push(s);
+            report.firsts[0] += r.first[0];
+            report.firsts[1] += r.first[1];
             match s.partial_cmp(&0.5) {
                 Some(CmpOrdering::Greater) => report.wins += 1,
                 Some(CmpOrdering::Less) => report.losses += 1,
@@ -610,14 +633,22 @@ mod tests {
     #[test]
     fn points_follow_the_ranking() {
         let v = embedded::variant("ariana").unwrap();
-        let pos = v.start();
-        let o = Outcome {
-            ranking: vec![vec![2], vec![0], vec![1], vec![3]],
-            reason: quadrille_engine::EndReason::LastArmy,
-        };
+        let ranking = vec![vec![2], vec![0], vec![1], vec![3]];
         // Contender 0 in seats 0 and 3: second and last, 2/3 and 0.
-        let p = points(&pos, Some(&o), &[0, 1, 1, 0]);
+        let seats = [0, 1, 1, 0];
+        let p = points(&v, &ranking, &seats);
         assert!((p[0] - 1.0 / 3.0).abs() < 1e-9, "{p:?}");
         assert!((p[1] - 2.0 / 3.0).abs() < 1e-9, "{p:?}");
+        assert_eq!(first_places(&ranking, &seats), [0.0, 1.0]);
+        // Unfinished with seats 1 and 2 still in (0 went out, then 3).
+        let mut pos = v.start();
+        let start = pos.to_string();
+        let board = start.split(' ').next().unwrap();
+        pos = Position::from_string(v.clone(), &format!("{board} o - - 0 1 out=rb")).unwrap();
+        let ranking = final_ranking(&pos, None);
+        assert_eq!(ranking, vec![vec![1, 2], vec![3], vec![0]]);
+        assert_eq!(first_places(&ranking, &seats), [0.0, 1.0]);
+        let p = points(&v, &ranking, &seats);
+        assert!((p[1] - 5.0 / 6.0).abs() < 1e-9, "{p:?}");
     }
 }

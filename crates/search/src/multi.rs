@@ -18,6 +18,13 @@ use crate::score::{DRAW, INFINITY, MATE};
 use crate::searcher::{Algorithm, RootMoves, Searcher, Step, MAX_PLY};
 use quadrille_engine::{Move, MoveKind, Position};
 
+/// A draw by repetition or the no-progress rule, for the root army. It
+/// shares first place among everyone still in, which is not bad, but
+/// pessimistic searches (every opponent against you) would then repeat
+/// moves forever: a draw counts a little less than an even game, so the
+/// search plays on unless it is clearly worse.
+const DRAW_CONTEMPT: i32 = DRAW - 60;
+
 /// Quiescence plies at most (four players capture in turn).
 const QUIESCENCE_PLIES: usize = 8;
 
@@ -74,7 +81,7 @@ impl Searcher {
             return Some(-MATE + ply as i32);
         }
         if pos.repetitions() > 0 {
-            return Some(DRAW);
+            return Some(DRAW_CONTEMPT);
         }
         (ply >= MAX_PLY - 1).then(|| self.static_multi(pos))
     }
@@ -107,7 +114,7 @@ impl Searcher {
             return self.terminal(pos, ply, self.root_army);
         }
         if Self::no_progress(pos) {
-            return DRAW;
+            return DRAW_CONTEMPT;
         }
         if n == 1 && self.order.frames[ply].moves.as_slice()[0].kind == MoveKind::DropOut {
             pos.make(Move::DROP_OUT);
