@@ -13,6 +13,7 @@ use quadrille_engine::{EndReason, Outcome, Position, Variant};
 use quadrille_search::{result_for, score, Clock, Limits, SearchResult, Searcher};
 use std::cmp::Ordering;
 use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::sync::Arc;
 use std::thread::Scope;
 
@@ -51,9 +52,11 @@ pub fn run<R: BufRead, W: Write + Send>(input: R, output: W, catalog: Catalog) -
             clock_cs: None,
             hash_mb: None,
             thinker: Thinker::new(Searcher::default()),
+            cancel: Arc::new(AtomicBool::new(false)),
             out: &out,
         };
         each_line(input, |line| x.command(scope, line))?;
+        x.cancel.store(true, AtomicOrdering::Relaxed);
         x.thinker.stop();
         Ok(())
     })
@@ -83,6 +86,8 @@ struct Xboard<'a, 'scope, W: Write> {
     clock_cs: Option<u64>,
     hash_mb: Option<usize>,
     thinker: Thinker<'scope>,
+    /// Set when the running search is called off: its move is dropped.
+    cancel: Arc<AtomicBool>,
     out: &'a Output<W>,
 }
 
@@ -109,12 +114,17 @@ where
         if cmd == "quit" {
             return Ok(false);
         }
-        // "?" and "ping" may arrive while the engine thinks.
+        // Commands that may arrive while the engine thinks: "?" asks for
+        // the move now, "ping" waits for it, the others call it off.
         match cmd {
             "?" => self.thinker.stop(),
             "ping" => {
                 self.sync();
                 return self.out.line(format!("pong {arg}")).map(|_| true);
+            }
+            "force" | "new" | "result" | "undo" | "remove" | "setboard" | "variant" | "edit" => {
+                self.cancel.store(true, AtomicOrdering::Relaxed);
+                self.thinker.stop();
             }
             _ => {}
         }
@@ -184,7 +194,11 @@ where
     /// Takes the engine's finished move into the position (the search
     /// thread has already announced it).
     fn sync(&mut self) {
-        if let Some(r) = self.thinker.take_result() {
+        let result = self.thinker.take_result();
+        if self.cancel.load(AtomicOrdering::Relaxed) {
+            return;
+        }
+        if let Some(r) = result {
             if let Some(m) = r.best {
                 let legal = self.pos.legal_moves().iter().any(|&l| l == m);
                 if legal {
@@ -301,6 +315,8 @@ where
         let limits = self.limits();
         let out = self.out;
         let post = self.post;
+        self.cancel = Arc::new(AtomicBool::new(false));
+        let cancel = self.cancel.clone();
         let board = self.board.clone();
         let shown = self.pos.clone();
         let mut after = self.pos.clone();
@@ -316,7 +332,7 @@ where
                     }
                 },
                 move |r| {
-                    let Some(m) = r.best else {
+                    let Some(m) = r.best.filter(|_| !cancel.load(AtomicOrdering::Relaxed)) else {
                         return;
                     };
                     let _ = out.line(format!("move {}", board_done.move_out(&after, m)));

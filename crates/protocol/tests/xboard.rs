@@ -159,3 +159,14 @@ fn move_now_stops_a_long_think() {
     assert!(legal("chess", &["e2e4"], &moves[0]));
     assert_eq!(lines.last().unwrap(), "pong 3");
 }
+
+#[test]
+fn force_calls_off_a_think_without_a_move() {
+    let t = Instant::now();
+    let lines = session("new\nst 60\nusermove e2e4\nforce\nusermove e7e5\nping 4\n");
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+    assert!(engine_moves(&lines).is_empty(), "{lines:?}");
+    // The user's moves stand: e7e5 was Black's, so it was legal.
+    assert!(!lines.iter().any(|l| l.starts_with("Illegal")), "{lines:?}");
+    assert_eq!(lines.last().unwrap(), "pong 4");
+}
