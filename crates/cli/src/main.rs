@@ -20,12 +20,17 @@ macro_rules! outln {
     ($($arg:tt)*) => { out!("{}\n", format_args!($($arg)*)) };
 }
 
+mod ai;
+mod bench;
 mod board;
 mod play;
+mod selfplay;
 mod show;
 
+use ai::EngineArgs;
 use clap::{Parser, Subcommand};
 use quadrille_engine::{embedded, Position, Variant};
+use quadrille_protocol::Catalog;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
@@ -43,6 +48,10 @@ use std::time::Instant;
   quadrille perft chess 5
   quadrille perft chess 2 --divide --position '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1'
   quadrille play chess --random b --seed 7
+  quadrille play magna-carta --ai b --movetime 500
+  quadrille analyze chess --depth 8
+  quadrille selfplay chess --a search:movetime=50 --b greedy --games 20
+  quadrille uci
   quadrille --variant-file my-variant.toml perft my-variant 3"
 )]
 struct Cli {
@@ -72,26 +81,87 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
-    /// Play at the terminal: humans, or a random mover in some seats.
+    /// Play at the terminal: humans, the AI or a random mover in each seat.
     Play {
         /// Variant name, as listed by `variants` (ignored with --variant-file).
         variant: String,
         /// Seats (player tags, e.g. `b`) played by a random mover.
         #[arg(long, value_delimiter = ',')]
         random: Vec<char>,
+        /// Seats (player tags, e.g. `b` or `o,g,b`) played by the AI.
+        #[arg(long, value_delimiter = ',')]
+        ai: Vec<char>,
         /// Start from this position string.
         #[arg(long)]
         position: Option<String>,
         /// Seed for the random mover.
         #[arg(long)]
         seed: Option<u64>,
+        /// The AI's strength and time (default: level 5, 250 ms a move).
+        #[command(flatten)]
+        engine: EngineArgs,
     },
+    /// Search a position: best move, score, line, nodes per second.
+    Analyze {
+        /// Variant name, as listed by `variants` (ignored with --variant-file).
+        variant: String,
+        /// Start from this position string.
+        #[arg(long)]
+        position: Option<String>,
+        /// Moves to play first, separated by spaces.
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Limits and settings (default: 2 seconds).
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
+    /// A match between two players over many games, seats alternating:
+    /// `random`, `greedy` (1 ply) or `search[:key=value,...]` (keys depth,
+    /// nodes, movetime, level, hash, null, lmr, mobility, multi).
+    Selfplay {
+        /// Variant name, as listed by `variants` (ignored with --variant-file).
+        variant: String,
+        /// The first contender.
+        #[arg(long, default_value = "search:movetime=100")]
+        a: String,
+        /// The second contender.
+        #[arg(long, default_value = "greedy")]
+        b: String,
+        /// Number of games.
+        #[arg(long, default_value_t = 20)]
+        games: usize,
+        /// A game still going after this many plies counts as unfinished
+        /// (players still in share the place).
+        #[arg(long, default_value_t = 400)]
+        max_plies: usize,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Seed for the random and greedy players and the openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Random plies played before each game (every seating plays each
+        /// opening once), for varied games.
+        #[arg(long, default_value_t = 4)]
+        opening_plies: usize,
+        /// Start from this position string.
+        #[arg(long)]
+        position: Option<String>,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Talk UCI on standard input and output (two-player variants).
+    Uci,
+    /// Talk XBoard/CECP on standard input and output (two-player variants).
+    Xboard,
     /// Show a variant's board, setup, pieces and rules.
     Show {
         /// Variant name, as listed by `variants` (ignored with --variant-file).
         variant: String,
     },
-    /// Perft speed on the start position of every embedded variant.
+    /// Perft speed (or, with --search, search speed) on the start
+    /// position of every embedded variant.
     Bench {
         /// Variants to measure (default: every embedded variant).
         variants: Vec<String>,
@@ -99,6 +169,10 @@ enum Command {
         /// benchmark, a few seconds per variant on one core).
         #[arg(long, default_value_t = 0)]
         shallower: u32,
+        /// Measure the search instead: nodes per second and the time to
+        /// reach each depth, searching this many milliseconds.
+        #[arg(long, value_name = "MS")]
+        search: Option<u64>,
     },
 }
 
@@ -163,6 +237,16 @@ fn load_variant(name: &str, file: Option<&str>) -> Result<Arc<Variant>, String> 
     }
 }
 
+/// The two-player variants for the GUI protocols, with the one from
+/// --variant-file added.
+fn catalog(file: Option<&str>) -> Result<Catalog, String> {
+    let catalog = Catalog::embedded();
+    Ok(match file {
+        Some(path) => catalog.with(load_variant("", Some(path))?),
+        None => catalog,
+    })
+}
+
 fn position(v: &Arc<Variant>, s: Option<&str>) -> Result<Position, String> {
     match s {
         Some(s) => Position::from_string(v.clone(), s).map_err(|e| e.to_string()),
@@ -222,16 +306,79 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Play {
             variant,
             random,
+            ai,
             position: pos,
             seed,
+            engine,
         } => {
             let v = load_variant(&variant, file)?;
             let p = position(&v, pos.as_deref())?;
-            play::run(p, &random, seed)
+            let seats = play::Seats {
+                random,
+                ai,
+                options: engine.options(),
+                limits: engine.limits(quadrille_search::Limits::level(5)),
+            };
+            play::run(p, &seats, seed)
+        }
+        Command::Analyze {
+            variant,
+            position: pos,
+            moves,
+            engine,
+        } => {
+            let v = load_variant(&variant, file)?;
+            let mut p = position(&v, pos.as_deref())?;
+            for m in moves.split_whitespace() {
+                p.play(m).map_err(|e| format!("--moves: {e}"))?;
+            }
+            ai::analyze(&p, &engine)
+        }
+        Command::Selfplay {
+            variant,
+            a,
+            b,
+            games,
+            max_plies,
+            jobs,
+            seed,
+            opening_plies,
+            position: pos,
+            quiet,
+        } => {
+            let v = load_variant(&variant, file)?;
+            let p = position(&v, pos.as_deref())?;
+            let settings = selfplay::Settings {
+                a,
+                b,
+                games,
+                max_plies,
+                jobs: jobs.max(1),
+                seed,
+                opening_plies,
+                quiet,
+            };
+            selfplay::run(p, &settings)
+        }
+        Command::Uci => {
+            let catalog = catalog(file)?;
+            quadrille_protocol::uci::run(std::io::stdin().lock(), std::io::stdout(), catalog)
+                .map_err(|e| format!("uci: {e}"))
+        }
+        Command::Xboard => {
+            let catalog = catalog(file)?;
+            quadrille_protocol::xboard::run(std::io::stdin().lock(), std::io::stdout(), catalog)
+                .map_err(|e| format!("xboard: {e}"))
         }
         Command::Bench {
             variants,
+            search: Some(ms),
+            ..
+        } => bench::search(&variants, ms),
+        Command::Bench {
+            variants,
             shallower,
+            search: None,
         } => {
             outln!(
                 "{:<18} {:>5} {:>14} {:>9} {:>14}",
@@ -241,12 +388,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 "seconds",
                 "nodes/s"
             );
-            let names: Vec<String> = if variants.is_empty() {
-                embedded::names().map(String::from).collect()
-            } else {
-                variants
-            };
-            for name in names {
+            for name in bench::names(variants) {
                 let v = embedded::variant(&name).map_err(|e| e.to_string())?;
                 let depth = bench_depth(&v).saturating_sub(shallower).max(1);
                 let mut p = v.start();

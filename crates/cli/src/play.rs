@@ -1,24 +1,44 @@
-//! `play`: a game at the terminal between humans and random movers.
+//! `play`: a game at the terminal between humans, the AI and random
+//! movers.
 
 use crate::board;
 use quadrille_engine::{MoveKind, Position};
+use quadrille_search::{score, Limits, Options, Searcher};
 use std::io::{self, BufRead, Write};
+
+/// Who plays which seat besides the humans.
+pub struct Seats {
+    /// Player tags of the random movers.
+    pub random: Vec<char>,
+    /// Player tags of the AI.
+    pub ai: Vec<char>,
+    pub options: Options,
+    pub limits: Limits,
+}
 
 const HELP: &str = "Enter a move like e2e4 (promotion: e7e8q; castling: the king's move, e1g1). \
 Commands: moves, undo, fen, help, quit.";
 
-pub fn run(mut p: Position, random: &[char], seed: Option<u64>) -> Result<(), String> {
+pub fn run(mut p: Position, seats: &Seats, seed: Option<u64>) -> Result<(), String> {
     let v = p.variant().clone();
-    for t in random {
-        if !v.players.iter().any(|pl| pl.tag == *t) {
-            let tags: Vec<String> = v.players.iter().map(|pl| pl.tag.to_string()).collect();
-            return Err(format!(
-                "--random: `{t}` is not a player tag of {} (tags: {})",
-                v.name,
-                tags.join(", ")
-            ));
+    for (option, tags) in [("--random", &seats.random), ("--ai", &seats.ai)] {
+        for t in tags {
+            if !v.players.iter().any(|pl| pl.tag == *t) {
+                let all: Vec<String> = v.players.iter().map(|pl| pl.tag.to_string()).collect();
+                return Err(format!(
+                    "{option}: `{t}` is not a player tag of {} (tags: {})",
+                    v.name,
+                    all.join(", ")
+                ));
+            }
         }
     }
+    if let Some(t) = seats.random.iter().find(|t| seats.ai.contains(t)) {
+        return Err(format!("seat `{t}` is both --random and --ai"));
+    }
+    let random = &seats.random;
+    let machine = |tag: char| random.contains(&tag) || seats.ai.contains(&tag);
+    let mut searcher = Searcher::new(seats.options);
     let mut rng = seed.map(fastrand::Rng::with_seed).unwrap_or_default();
     let stdin = io::stdin();
     let mut lines = stdin.lock().lines();
@@ -78,6 +98,24 @@ pub fn run(mut p: Position, random: &[char], seed: Option<u64>) -> Result<(), St
             p.make(m);
             continue;
         }
+        if seats.ai.contains(&player.tag) {
+            let r = searcher.best_move(&p, &seats.limits);
+            // The search returns a legal move whenever there is one.
+            let Some(m) = r.best.filter(|m| moves.iter().any(|l| l == m)) else {
+                return Err(format!("the AI found no move for {}", player.name));
+            };
+            outln!(
+                "{} plays {} (score {}, depth {}, {} nodes, {:.2} s)",
+                player.name,
+                p.move_to_string(m),
+                score::describe(r.score),
+                r.depth,
+                r.nodes,
+                r.time.as_secs_f64()
+            );
+            p.make(m);
+            continue;
+        }
         out!("{}> ", player.name);
         io::stdout().flush().map_err(|e| e.to_string())?;
         let Some(line) = lines.next() else {
@@ -101,8 +139,8 @@ pub fn run(mut p: Position, random: &[char], seed: Option<u64>) -> Result<(), St
                     outln!("nothing to undo");
                 } else {
                     p.unmake();
-                    // Undo the random movers' replies too, back to a human.
-                    while p.ply() > 0 && random.contains(&v.players[p.to_move()].tag) {
+                    // Undo the machines' replies too, back to a human.
+                    while p.ply() > 0 && machine(v.players[p.to_move()].tag) {
                         p.unmake();
                     }
                     redraw = true;

@@ -285,7 +285,7 @@ impl Position {
     }
 
     #[inline]
-    fn set_ep(&mut self, ep: Option<(Cell, Cell)>) {
+    pub(crate) fn set_ep(&mut self, ep: Option<(Cell, Cell)>) {
         let t = &self.variant.tables;
         if let Some((e, _)) = self.ep {
             self.key ^= t.zobrist_ep[e as usize];
@@ -309,20 +309,7 @@ impl Position {
             MoveKind::Castle(_) | MoveKind::Swap => 0,
             _ => self.board[capture_cell as usize],
         };
-        self.history.push(Undo {
-            mv,
-            moved,
-            captured,
-            capture_cell,
-            castling: self.castling,
-            ep: self.ep,
-            halfmove: self.halfmove,
-            fullmove: self.fullmove,
-            to_move: self.to_move,
-            key: self.key,
-            out: self.out,
-            effects: self.effects.len() as u32,
-        });
+        self.push_undo(mv, moved, captured, capture_cell);
         if mv.kind == MoveKind::DropOut {
             self.drop_out();
             return;
@@ -388,8 +375,27 @@ impl Position {
         self.put(b, pa);
     }
 
+    /// Records what `unmake` needs to take back a move about to be made.
+    #[inline]
+    pub(crate) fn push_undo(&mut self, mv: Move, moved: u8, captured: u8, capture_cell: Cell) {
+        self.history.push(Undo {
+            mv,
+            moved,
+            captured,
+            capture_cell,
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            to_move: self.to_move,
+            key: self.key,
+            out: self.out,
+            effects: self.effects.len() as u32,
+        });
+    }
+
     /// Hands the turn to the next player still in the game.
-    fn pass_turn(&mut self) {
+    pub(crate) fn pass_turn(&mut self) {
         let next = self.next_player(self.to_move);
         if next <= self.to_move {
             self.fullmove = self.fullmove.saturating_add(1);

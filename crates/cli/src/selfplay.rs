@@ -1,0 +1,119 @@
+//! `selfplay`: a match between two contenders (random, greedy, or the
+//! search with settings) over many games, seats alternating, with a
+//! progress bar and a table of results with an Elo estimate.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use quadrille_engine::Position;
+use quadrille_search::arena::Match;
+use quadrille_search::{Contender, MatchReport};
+use std::sync::Mutex;
+
+/// What `selfplay` was asked to play.
+pub struct Settings {
+    pub a: String,
+    pub b: String,
+    pub games: usize,
+    pub max_plies: usize,
+    pub jobs: usize,
+    pub seed: u64,
+    pub opening_plies: usize,
+    pub quiet: bool,
+}
+
+pub fn run(start: Position, s: &Settings) -> Result<(), String> {
+    let a = Contender::parse(&s.a)?;
+    let b = Contender::parse(&s.b)?;
+    let v = start.variant().clone();
+    outln!(
+        "selfplay {}: {} vs {}, {} games, {} random opening plies, at most {} plies each, {} at a time",
+        v.name,
+        a.name,
+        b.name,
+        s.games,
+        s.opening_plies,
+        s.max_plies,
+        s.jobs
+    );
+    let m = Match {
+        start,
+        contenders: [a, b],
+        games: s.games,
+        max_plies: s.max_plies,
+        seed: s.seed,
+        jobs: s.jobs,
+        opening_plies: s.opening_plies,
+    };
+    let bar = if s.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(s.games as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {msg}  [{elapsed_precise}]")
+            .map_err(|e| e.to_string())?,
+    );
+    let points = Mutex::new((0.0f64, 0usize));
+    let report = m.run(&|game| {
+        if let Ok(mut p) = points.lock() {
+            p.0 += game.points[0];
+            p.1 += 1;
+            bar.set_message(format!("score {:.1}/{}", p.0, p.1));
+        }
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    table(&report)
+}
+
+/// The result table: one row per contender.
+fn table(r: &MatchReport) -> Result<(), String> {
+    let width = r.names.iter().map(|n| n.len()).max().unwrap_or(0).max(10);
+    outln!(
+        "{:<width$} {:>6} {:>7} {:>5} {:>5} {:>5} {:>6}  {}",
+        "contender",
+        "games",
+        "score",
+        "won",
+        "drawn",
+        "lost",
+        "firsts",
+        "Elo (95% interval)"
+    );
+    let n = r.scores.len();
+    let elo = r.elo();
+    let rows = [
+        (&r.names[0], r.score(), r.wins, r.losses, elo),
+        (
+            &r.names[1],
+            1.0 - r.score(),
+            r.losses,
+            r.wins,
+            elo.reversed(),
+        ),
+    ];
+    for (name, score, won, lost, elo) in rows {
+        outln!(
+            "{:<width$} {:>6} {:>6.1}% {:>5} {:>5} {:>5}  {}",
+            name,
+            n,
+            score * 100.0,
+            won,
+            r.draws,
+            lost,
+            elo.text()
+        );
+    }
+    outln!(
+        "games stopped at the ply limit: {}; illegal moves: {}; average length: {:.0} plies",
+        r.unfinished,
+        r.illegal.len(),
+        r.plies as f64 / n.max(1) as f64
+    );
+    for i in &r.illegal {
+        outln!("illegal: {i}");
+    }
+    if !r.illegal.is_empty() {
+        return Err(format!("{} illegal moves", r.illegal.len()));
+    }
+    Ok(())
+}

@@ -1,0 +1,152 @@
+//! The AI's subcommands as a user runs them: `analyze`, `selfplay`,
+//! `play --ai`, `uci`, `xboard`, `bench --search`.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_quadrille");
+
+/// Runs the binary with `input` on standard input.
+fn quadrille(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().expect("piped");
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().expect("it finishes");
+    writer.join().expect("input written");
+    out
+}
+
+fn text(out: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn analyze_prints_iterations_and_the_best_move() {
+    let out = quadrille(
+        &["analyze", "chess", "--depth", "4", "--moves", "e2e4 e7e5"],
+        "",
+    );
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("piece values: K="), "{stdout}");
+    let rows: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .collect();
+    assert_eq!(rows.len(), 4, "{stdout}");
+    let best = stdout.lines().last().unwrap();
+    assert!(
+        best.starts_with("best ") && best.contains("nodes/s"),
+        "{best}"
+    );
+}
+
+#[test]
+fn analyze_refuses_an_illegal_move_first() {
+    let out = quadrille(&["analyze", "chess", "--moves", "e2e5"], "");
+    let (_, stderr) = text(&out);
+    assert!(!out.status.success());
+    assert!(
+        stderr.starts_with("error: --moves: move `e2e5`"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn selfplay_prints_a_table_with_elo() {
+    let out = quadrille(
+        &[
+            "selfplay",
+            "chess",
+            "--a",
+            "search:depth=2",
+            "--b",
+            "random",
+            "--games",
+            "2",
+            "--quiet",
+        ],
+        "",
+    );
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("Elo (95% interval)"), "{stdout}");
+    assert!(stdout.contains("search:depth=2"), "{stdout}");
+    assert!(stdout.contains("illegal moves: 0"), "{stdout}");
+}
+
+#[test]
+fn selfplay_refuses_an_unknown_contender() {
+    let out = quadrille(&["selfplay", "chess", "--b", "search:speed=9"], "");
+    let (_, stderr) = text(&out);
+    assert!(!out.status.success());
+    assert!(stderr.contains("unknown setting `speed`"), "{stderr}");
+}
+
+#[test]
+fn play_against_the_ai() {
+    let out = quadrille(
+        &["play", "chess", "--ai", "b", "--depth", "2"],
+        "e2e4\nquit\n",
+    );
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    let reply = stdout
+        .lines()
+        .find(|l| l.starts_with("Black plays "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(reply.contains("depth 2"), "{reply}");
+    let bad = quadrille(&["play", "chess", "--ai", "z"], "");
+    assert!(!bad.status.success());
+    assert!(text(&bad).1.contains("`z` is not a player tag"));
+    let both = quadrille(&["play", "chess", "--ai", "b", "--random", "b"], "");
+    assert!(text(&both).1.contains("both --random and --ai"));
+}
+
+#[test]
+fn uci_and_xboard_on_standard_input() {
+    let out = quadrille(&["uci"], "uci\nposition startpos\ngo depth 2\nbogus\n");
+    let (stdout, _) = text(&out);
+    assert!(out.status.success());
+    assert!(
+        stdout.contains("uciok") && stdout.contains("bestmove "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("info string error: unknown command `bogus`"));
+    let out = quadrille(
+        &["xboard"],
+        "xboard\nprotover 2\nnew\nsd 2\nusermove e2e4\nping 1\n",
+    );
+    let (stdout, _) = text(&out);
+    assert!(out.status.success());
+    assert!(
+        stdout.contains("feature done=1") && stdout.contains("\nmove "),
+        "{stdout}"
+    );
+    assert!(stdout.trim_end().ends_with("pong 1"), "{stdout}");
+}
+
+#[test]
+fn bench_search_measures_each_variant() {
+    let out = quadrille(&["bench", "--search", "200", "chess", "ariana"], "");
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout
+        .lines()
+        .any(|l| l.starts_with("chess") && l.contains(" pvs ")));
+    assert!(stdout
+        .lines()
+        .any(|l| l.starts_with("ariana") && l.contains(" brs+ ")));
+}

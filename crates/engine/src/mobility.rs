@@ -1,0 +1,151 @@
+//! Mobility: where a piece's move rays lead, on an empty board (the raw
+//! material of derived piece values and piece-square tables) and in a
+//! position (an evaluation term). Read straight from the precomputed rays,
+//! without path rules, promotion, castling or legality: a cheap measure
+//! for an AI, not a move list.
+
+use crate::geometry::Cell;
+use crate::position::{army_of, Position};
+use crate::tables::Travel;
+use crate::variant::{PieceType, Variant};
+
+/// How a move ray is travelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RayKind {
+    /// One jump to the first cell (lame leaps need their path empty).
+    Leap,
+    /// Cell after cell up to the first piece.
+    Slide,
+    /// Over exactly one piece (the screen), then like a slide.
+    Hop,
+}
+
+/// One move ray of a piece from a cell: the cells it passes in order, how
+/// it is travelled, and whether it moves to empty cells, captures, or both.
+#[derive(Clone, Copy, Debug)]
+pub struct RayView<'a> {
+    pub cells: &'a [Cell],
+    pub kind: RayKind,
+    pub quiet: bool,
+    pub capture: bool,
+}
+
+impl Variant {
+    /// The move rays of a piece type standing on `cell`, moved by `player`
+    /// (whose forward orients it). Empty for a cell that does not exist.
+    pub fn rays(
+        &self,
+        kind: PieceType,
+        player: usize,
+        cell: Cell,
+    ) -> impl Iterator<Item = RayView<'_>> + '_ {
+        let t = &self.tables;
+        t.piece_rays(player, kind, cell)
+            .iter()
+            .map(move |r| RayView {
+                cells: &t.cells[r.start as usize..][..r.len as usize],
+                kind: match r.travel {
+                    Travel::Leap => RayKind::Leap,
+                    Travel::Slide => RayKind::Slide,
+                    Travel::Hop => RayKind::Hop,
+                },
+                quiet: r.quiet,
+                capture: r.capture,
+            })
+    }
+
+    /// How many cells a piece type on `cell`, moved by `player`, can expect
+    /// to reach when every other cell holds a piece with probability
+    /// `density` (0 is an empty board): a slide reaches its k-th cell if the
+    /// k - 1 before it are empty, a hopper needs exactly one screen. A ray
+    /// that only moves or only captures counts half.
+    pub fn cell_mobility(&self, kind: PieceType, player: usize, cell: Cell, density: f64) -> f64 {
+        let density = density.clamp(0.0, 1.0);
+        let free = 1.0 - density;
+        let mut total = 0.0;
+        for r in self.rays(kind, player, cell) {
+            let weight = if r.quiet && r.capture { 1.0 } else { 0.5 };
+            let n = r.cells.len() as i32;
+            let reach: f64 = match r.kind {
+                RayKind::Leap => 1.0,
+                RayKind::Slide => (0..n).map(|k| free.powi(k)).sum(),
+                // One screen among the k - 1 cells before the k-th.
+                RayKind::Hop => (2..=n)
+                    .map(|k| (k - 1) as f64 * density * free.powi(k - 2))
+                    .sum(),
+            };
+            total += weight * reach;
+        }
+        total
+    }
+
+    /// [`Variant::cell_mobility`] averaged over every cell of the board and
+    /// every player's orientation: the basis of derived piece values.
+    pub fn mobility(&self, kind: PieceType, density: f64) -> f64 {
+        let cells = self.geometry.cells.len() as usize;
+        if cells == 0 {
+            return 0.0;
+        }
+        let mut total = 0.0;
+        for player in 0..self.players.len() {
+            for c in self.geometry.cells.iter() {
+                total += self.cell_mobility(kind, player, c, density);
+            }
+        }
+        total / (cells * self.players.len()) as f64
+    }
+}
+
+impl Position {
+    /// Pseudo-legal destinations of the piece on `cell` if `player` moved
+    /// it: empty cells its quiet rays reach and hostile pieces its capture
+    /// rays reach (lame leaps blocked, hoppers over one screen). Path rules,
+    /// promotion, en passant, castling and legality are ignored. 0 for an
+    /// empty cell.
+    pub fn piece_mobility(&self, cell: Cell, player: usize) -> u32 {
+        let code = self.board[cell as usize];
+        if code == 0 {
+            return 0;
+        }
+        let v = &*self.variant;
+        let t = &v.tables;
+        let enemies = v.enemies[army_of(code) as usize];
+        let hostile = |c: Cell| {
+            let x = self.board[c as usize];
+            x != 0 && enemies >> army_of(x) & 1 != 0
+        };
+        let kind = crate::position::kind_of(code);
+        let mut n = 0;
+        for r in t.piece_rays(player, kind, cell) {
+            let cells = &t.cells[r.start as usize..][..r.len as usize];
+            match r.travel {
+                Travel::Leap => {
+                    let lame = &t.cells[r.lame_start as usize..][..r.lame_len as usize];
+                    if lame.iter().any(|&c| self.board[c as usize] != 0) {
+                        continue;
+                    }
+                    let to = cells[0];
+                    if self.board[to as usize] == 0 {
+                        n += r.quiet as u32;
+                    } else {
+                        n += (r.capture && hostile(to)) as u32;
+                    }
+                }
+                Travel::Slide | Travel::Hop => {
+                    let mut screens = if r.travel == Travel::Hop { 1 } else { 0 };
+                    for &to in cells {
+                        if self.board[to as usize] == 0 {
+                            n += (r.quiet && screens == 0) as u32;
+                        } else if screens > 0 {
+                            screens -= 1;
+                        } else {
+                            n += (r.capture && hostile(to)) as u32;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        n
+    }
+}

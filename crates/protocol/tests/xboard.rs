@@ -1,0 +1,172 @@
+//! XBoard sessions scripted through the loop's input, malformed commands
+//! included: each gets an error line and the session goes on.
+
+mod common;
+
+use quadrille_engine::{embedded, Position};
+use quadrille_protocol::xboard;
+use quadrille_protocol::xboard_board::XboardVariant;
+use std::time::{Duration, Instant};
+
+fn session(input: &str) -> Vec<String> {
+    common::session(|i, o, c| xboard::run(i, o, c), input)
+}
+
+fn engine_moves(lines: &[String]) -> Vec<String> {
+    common::after(lines, "move ")
+}
+
+/// Is the XBoard move legal after the (XBoard) moves from the start?
+fn legal(variant: &str, moves: &[&str], m: &str) -> bool {
+    let v = embedded::variant(variant).unwrap();
+    let x = XboardVariant::new(&v).unwrap();
+    let mut p: Position = v.start();
+    for mv in moves {
+        p.play(&x.move_in(mv)).unwrap();
+    }
+    p.parse_move(&x.move_in(m)).is_ok()
+}
+
+#[test]
+fn features_announce_the_variants() {
+    let lines = session("xboard\nprotover 2\nquit\n");
+    assert_eq!(lines[0], "feature done=0");
+    assert!(
+        lines[1].contains("variants=\"normal,magna-carta,caissa-britannia\""),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[1].contains("usermove=1")
+            && lines[1].contains("setboard=1")
+            && lines[1].contains("ping=1")
+    );
+    assert_eq!(lines[2], "feature done=1");
+}
+
+#[test]
+fn the_engine_answers_a_move_before_pong() {
+    let lines = session("xboard\nprotover 2\nnew\nsd 3\npost\nusermove e2e4\nping 1\n");
+    let moves = engine_moves(&lines);
+    assert_eq!(moves.len(), 1, "{lines:?}");
+    assert!(legal("chess", &["e2e4"], &moves[0]), "{moves:?}");
+    let mv = lines.iter().position(|l| l.starts_with("move ")).unwrap();
+    let pong = lines.iter().position(|l| l == "pong 1").unwrap();
+    assert!(mv < pong);
+    // Thinking output: depth, score, time, nodes, line.
+    let thinking: Vec<&String> = lines[..mv]
+        .iter()
+        .filter(|l| l.starts_with(char::is_numeric))
+        .collect();
+    assert_eq!(thinking.len(), 3, "{lines:?}");
+    assert!(thinking[2].split_whitespace().count() >= 5);
+}
+
+#[test]
+fn non_standard_variants_are_described_and_played() {
+    let lines = session("new\nvariant caissa-britannia\nsd 2\nusermove e2e4\nping 7\n");
+    let setup = lines.iter().find(|l| l.starts_with("setup ")).unwrap();
+    assert!(
+        setup.contains(" 10x10+0_fairy drubqkburd/1l6l1/pppppppppp/"),
+        "{setup}"
+    );
+    assert!(lines.contains(&"piece Q& Q".to_string()), "{lines:?}");
+    assert!(lines.contains(&"piece D& A0D0".to_string()), "{lines:?}");
+    let moves = engine_moves(&lines);
+    assert_eq!(moves.len(), 1, "{lines:?}");
+    // XBoard counts this board's ranks from 0: e2e4 is our e3e5.
+    assert!(legal("caissa-britannia", &["e2e4"], &moves[0]), "{moves:?}");
+
+    let lines =
+        session("new\nvariant magnacarta\nforce\nusermove e2e4\nusermove e7e5\nsd 2\ngo\nping 2\n");
+    assert!(
+        lines.iter().any(|l| l.starts_with("setup (PNBRQ..C..K")),
+        "{lines:?}"
+    );
+    assert!(lines.contains(&"piece M RN".to_string()), "{lines:?}");
+    let moves = engine_moves(&lines);
+    assert!(
+        legal("magna-carta", &["e2e4", "e7e5"], &moves[0]),
+        "{moves:?}"
+    );
+}
+
+#[test]
+fn malformed_commands_get_errors_and_change_nothing() {
+    let script = "\
+xboard
+protover 2
+new
+force
+usermove e2e5
+variant avon
+setboard this is not a position
+sd x
+level 40 5
+undo
+frobnicate
+usermove e2e4
+usermove e7e5
+remove
+usermove d2d4
+usermove d7d5
+sd 2
+go
+ping 9
+";
+    let lines = session(script);
+    let errors: Vec<&String> = lines
+        .iter()
+        .filter(|l| {
+            l.starts_with("Error")
+                || l.starts_with("Illegal move")
+                || l.starts_with("tellusererror")
+        })
+        .collect();
+    assert_eq!(errors.len(), 7, "{errors:#?}");
+    assert!(errors[0].starts_with("Illegal move") && errors[0].ends_with(": e2e5"));
+    assert_eq!(errors[1], "Error (unknown variant): avon");
+    assert!(errors[2].starts_with("tellusererror Illegal position"));
+    assert_eq!(errors[3], "Error (bad number): sd x");
+    assert!(errors[4].starts_with("Error (bad level)"));
+    assert!(errors[5].starts_with("Error (command not legal now)"));
+    assert_eq!(errors[6], "Error (unknown command): frobnicate");
+    // After remove, 1. d4 d5 stands and the engine plays White.
+    let moves = engine_moves(&lines);
+    assert_eq!(moves.len(), 1, "{lines:?}");
+    assert!(legal("chess", &["d2d4", "d7d5"], &moves[0]), "{moves:?}");
+    assert_eq!(lines.last().unwrap(), "pong 9");
+}
+
+#[test]
+fn the_engine_mates_and_says_so() {
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 0 1";
+    let lines = session(&format!("new\nforce\nsetboard {fen}\nsd 3\ngo\nping 1\n"));
+    assert_eq!(engine_moves(&lines), ["f3f7"]);
+    assert!(
+        lines.contains(&"1-0 {White mates}".to_string()),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn move_now_stops_a_long_think() {
+    let t = Instant::now();
+    let lines = session("new\nst 60\nusermove e2e4\n?\nping 3\n");
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+    let moves = engine_moves(&lines);
+    assert_eq!(moves.len(), 1, "{lines:?}");
+    assert!(legal("chess", &["e2e4"], &moves[0]));
+    assert_eq!(lines.last().unwrap(), "pong 3");
+}
+
+#[test]
+fn force_calls_off_a_think_without_a_move() {
+    let t = Instant::now();
+    let lines = session("new\nst 60\nusermove e2e4\nforce\nusermove e7e5\nping 4\n");
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+    assert!(engine_moves(&lines).is_empty(), "{lines:?}");
+    // The user's moves stand: e7e5 was Black's, so it was legal.
+    assert!(!lines.iter().any(|l| l.starts_with("Illegal")), "{lines:?}");
+    assert_eq!(lines.last().unwrap(), "pong 4");
+}

@@ -1,0 +1,43 @@
+//! # Quadrille search
+//!
+//! A computer player for every Quadrille variant, built only on the
+//! engine's public interface:
+//!
+//! - an evaluation without hand tuning ([`eval`], [`values`]): piece values
+//!   from each piece's mobility on the variant's board (the variant file's
+//!   `value` overrides), piece-square terms, mobility, royal safety and
+//!   royal presence;
+//! - iterative deepening with a transposition table ([`tt`]), move ordering
+//!   (table move, captures by victim value, killers, history) and a
+//!   quiescence search;
+//! - two sides (two armies, however many players move them): PVS with
+//!   null-move pruning and late move reductions;
+//! - more sides: Best-Reply Search (BRS+) or Paranoid;
+//! - time management by clock, time per move, depth or nodes ([`Limits`]);
+//! - baseline players and self-play matches with an Elo estimate
+//!   ([`arena`]).
+//!
+//! ```
+//! use quadrille_engine::embedded;
+//! use quadrille_search::{Limits, Searcher};
+//! let chess = embedded::variant("chess").unwrap();
+//! let mut ai = Searcher::default();
+//! let result = ai.best_move(&chess.start(), &Limits::depth(3));
+//! assert!(result.best.is_some());
+//! ```
+
+pub mod arena;
+pub mod eval;
+pub mod limits;
+mod multi;
+mod ordering;
+pub mod score;
+mod searcher;
+pub mod tt;
+mod two;
+pub mod values;
+
+pub use arena::{Contender, Elo, GameRecord, MatchReport};
+pub use eval::{Eval, Terms};
+pub use limits::{Clock, Limits, LEVELS};
+pub use searcher::{result_for, Algorithm, MultiAlgorithm, Options, SearchResult, Searcher};

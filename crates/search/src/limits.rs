@@ -1,0 +1,218 @@
+//! What bounds a search (depth, nodes, time per move, a game clock, a stop
+//! flag) and how a clock becomes a time budget for one move.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The time left on the mover's clock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Milliseconds left.
+    pub remaining_ms: u64,
+    /// Milliseconds added after each move.
+    pub increment_ms: u64,
+    /// Moves until the next time control, if the control has one.
+    pub moves_to_go: Option<u32>,
+}
+
+/// Bounds for one search. Every bound given applies; with none the search
+/// runs until stopped (or to the deepest depth).
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Deepest iteration (plies for two sides; layers for Best-Reply Search).
+    pub depth: Option<u32>,
+    /// Nodes to visit at most.
+    pub nodes: Option<u64>,
+    /// Milliseconds for this move.
+    pub movetime: Option<u64>,
+    /// A game clock to budget from.
+    pub clock: Option<Clock>,
+    /// Set from another thread to stop the search; it then returns the best
+    /// move found so far.
+    pub stop: Arc<AtomicBool>,
+}
+
+/// The deepest iteration any search runs.
+pub const MAX_DEPTH: u32 = 64;
+
+/// Number of levels of [`Limits::level`].
+pub const LEVELS: u8 = 8;
+
+impl Limits {
+    /// No bound: search until `stop` is set.
+    pub fn infinite() -> Limits {
+        Limits::default()
+    }
+
+    /// To a fixed depth.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// A fixed number of nodes.
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        }
+    }
+
+    /// A fixed time per move in milliseconds.
+    pub fn movetime(ms: u64) -> Limits {
+        Limits {
+            movetime: Some(ms),
+            ..Limits::default()
+        }
+    }
+
+    /// A named strength from 1 (weakest, instant) to 8 (strongest, a few
+    /// seconds a move); out-of-range levels are clamped.
+    ///
+    /// | level | bound |
+    /// |---|---|
+    /// | 1 | depth 1 (a greedy player with quiescence) |
+    /// | 2 | depth 2 |
+    /// | 3 | depth 3 |
+    /// | 4 | 100 ms |
+    /// | 5 | 250 ms |
+    /// | 6 | 500 ms |
+    /// | 7 | 1 s |
+    /// | 8 | 2.5 s |
+    ///
+    /// Levels 1 to 3 also stop after 2 s, so that they stay quick on big
+    /// boards.
+    pub fn level(level: u8) -> Limits {
+        let (depth, ms) = match level.clamp(1, LEVELS) {
+            1 => (Some(1), 2_000),
+            2 => (Some(2), 2_000),
+            3 => (Some(3), 2_000),
+            4 => (None, 100),
+            5 => (None, 250),
+            6 => (None, 500),
+            7 => (None, 1_000),
+            _ => (None, 2_500),
+        };
+        Limits {
+            depth,
+            movetime: Some(ms),
+            ..Limits::default()
+        }
+    }
+
+    /// The same bounds with another stop flag.
+    pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> Limits {
+        self.stop = stop;
+        self
+    }
+
+    /// Has someone asked the search to stop?
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// Time budget for one search, fixed when it starts.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Budget {
+    start: Instant,
+    /// Do not start another iteration after this.
+    soft: Option<Duration>,
+    /// Stop searching at once after this.
+    hard: Option<Duration>,
+}
+
+/// Time kept back for the program's own overhead (and the GUI's).
+const OVERHEAD_MS: u64 = 15;
+
+impl Budget {
+    pub fn new(limits: &Limits) -> Budget {
+        let mut soft: Option<u64> = None;
+        let mut hard: Option<u64> = None;
+        if let Some(ms) = limits.movetime {
+            // A fixed time is used in full; a short one keeps a little back.
+            let h = ms.saturating_sub(OVERHEAD_MS.min(ms / 10));
+            hard = Some(h);
+            soft = Some(h);
+        }
+        if let Some(c) = limits.clock {
+            let left = c.remaining_ms.saturating_sub(OVERHEAD_MS);
+            let moves = c.moves_to_go.unwrap_or(30).clamp(1, 40) as u64;
+            let target = (left / moves + c.increment_ms * 3 / 4).min(left / 2);
+            let ceiling = (target * 4).min(left * 2 / 5);
+            soft = Some(soft.map_or(target, |s| s.min(target)));
+            hard = Some(hard.map_or(ceiling, |h| h.min(ceiling)));
+        }
+        Budget {
+            start: Instant::now(),
+            soft: soft.map(Duration::from_millis),
+            hard: hard.map(Duration::from_millis),
+        }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Is the hard limit reached?
+    pub fn out_of_time(&self) -> bool {
+        self.hard.is_some_and(|h| self.start.elapsed() >= h)
+    }
+
+    /// Is there time for another iteration? An iteration takes a few times
+    /// as long as the last one, so none starts after half the soft budget,
+    /// except with a fixed time per move, which is spent in full.
+    pub fn another_iteration(&self, fixed_time: bool) -> bool {
+        match self.soft {
+            None => true,
+            Some(s) if fixed_time => self.start.elapsed() < s,
+            Some(s) => self.start.elapsed() < s / 2,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_grow_stronger() {
+        assert_eq!(Limits::level(0).depth, Some(1));
+        assert_eq!(Limits::level(3).depth, Some(3));
+        let times: Vec<u64> = (4..=LEVELS)
+            .map(|l| Limits::level(l).movetime.unwrap_or(0))
+            .collect();
+        assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
+        assert_eq!(Limits::level(200).movetime, Limits::level(LEVELS).movetime);
+    }
+
+    #[test]
+    fn clock_budget_stays_inside_the_clock() {
+        let limits = Limits {
+            clock: Some(Clock {
+                remaining_ms: 60_000,
+                increment_ms: 1_000,
+                moves_to_go: None,
+            }),
+            ..Limits::default()
+        };
+        let b = Budget::new(&limits);
+        let soft = b.soft.unwrap().as_millis() as u64;
+        let hard = b.hard.unwrap().as_millis() as u64;
+        assert!((1_000..=5_000).contains(&soft), "{soft}");
+        assert!(hard >= soft && hard <= 24_000, "{hard}");
+        // Nearly flagged: still a little time, never more than is left.
+        let low = Limits {
+            clock: Some(Clock {
+                remaining_ms: 100,
+                ..Clock::default()
+            }),
+            ..Limits::default()
+        };
+        let b = Budget::new(&low);
+        assert!(b.hard.unwrap().as_millis() <= 100);
+    }
+}

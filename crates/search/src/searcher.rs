@@ -1,0 +1,635 @@
+//! The searcher: the public entry point. It picks the algorithm for the
+//! variant (two sides: PVS; more: Best-Reply Search or Paranoid), runs
+//! iterative deepening within the limits and reports each iteration.
+
+use crate::eval::{Eval, Terms};
+use crate::limits::{Budget, Limits, MAX_DEPTH};
+use crate::ordering::Ordering;
+use crate::score::{self, from_table, to_table, DRAW, INFINITY, MATE};
+use crate::tt::{Bound, Table};
+use quadrille_engine::{Move, MoveKind, Outcome, Position, Variant};
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Deepest ply a search line may reach (quiescence included).
+pub(crate) const MAX_PLY: usize = 128;
+
+/// How games of more than two sides are searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MultiAlgorithm {
+    /// Best-Reply Search with BRS+'s ordered moves for the other opponents.
+    BestReply,
+    /// Every opponent against the player to move.
+    Paranoid,
+}
+
+/// The algorithm a search used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// Principal-variation alpha-beta on two sides (two armies, however
+    /// many players move them).
+    Pvs,
+    BestReply,
+    Paranoid,
+}
+
+impl Algorithm {
+    /// Short lower-case name: `pvs`, `brs+`, `paranoid`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Pvs => "pvs",
+            Algorithm::BestReply => "brs+",
+            Algorithm::Paranoid => "paranoid",
+        }
+    }
+
+    /// The algorithm the searcher uses for a variant.
+    pub fn for_variant(variant: &Variant, multi: MultiAlgorithm) -> Algorithm {
+        if variant.armies.len() == 2 {
+            Algorithm::Pvs
+        } else {
+            match multi {
+                MultiAlgorithm::BestReply => Algorithm::BestReply,
+                MultiAlgorithm::Paranoid => Algorithm::Paranoid,
+            }
+        }
+    }
+}
+
+/// Settings of the search (the defaults are the full-strength engine).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Null-move pruning (two-sided games without eliminations).
+    pub null_move: bool,
+    /// Late move reductions (two-sided games).
+    pub lmr: bool,
+    /// The algorithm for games of more than two sides.
+    pub multi: MultiAlgorithm,
+    /// Transposition table size.
+    pub hash_mb: usize,
+    /// Evaluation terms.
+    pub terms: Terms,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            null_move: true,
+            lmr: true,
+            multi: MultiAlgorithm::BestReply,
+            hash_mb: 16,
+            terms: Terms::default(),
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play; `None` only when the game is over (no legal move).
+    pub best: Option<Move>,
+    /// Centipawns for the player to move (see [`crate::score`] for wins).
+    pub score: i32,
+    /// The last iteration completed (or partly searched, if it improved
+    /// the move).
+    pub depth: u32,
+    /// The deepest ply reached (quiescence included).
+    pub seldepth: u32,
+    pub nodes: u64,
+    pub time: Duration,
+    /// The expected line, starting with `best`.
+    pub pv: Vec<Move>,
+    pub algorithm: Algorithm,
+    /// Per mille of the transposition table in use.
+    pub hashfull: u32,
+}
+
+impl SearchResult {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.time.as_secs_f64().max(1e-6)) as u64
+    }
+}
+
+/// The AI. One searcher keeps its transposition table and move-ordering
+/// history between moves; it is `Send`, so it can run on any thread.
+pub struct Searcher {
+    pub(crate) options: Options,
+    pub(crate) tt: Table,
+    pub(crate) eval: Option<Eval>,
+    /// The evaluation's piece values (a copy, for borrowing beside
+    /// `order`).
+    pub(crate) values: Vec<i32>,
+    pub(crate) order: Ordering,
+    /// Triangular table of principal variations, by ply.
+    pub(crate) pv: Vec<Vec<Move>>,
+    pub(crate) nodes: u64,
+    pub(crate) seldepth: usize,
+    pub(crate) stopped: bool,
+    pub(crate) budget: Option<Budget>,
+    node_limit: Option<u64>,
+    stop: Arc<AtomicBool>,
+    /// Stop checks are off until depth 1 has a move.
+    pub(crate) armed: bool,
+    /// The player and army to move at the root.
+    pub(crate) root_player: usize,
+    pub(crate) root_army: u8,
+    /// The algorithm of the current search.
+    pub(crate) algorithm: Algorithm,
+    /// Two sides: per ply, the army that moves there.
+    pub(crate) sides: Vec<u8>,
+    /// Depth of the current iteration.
+    pub(crate) iteration_depth: i32,
+}
+
+impl Default for Searcher {
+    fn default() -> Self {
+        Searcher::new(Options::default())
+    }
+}
+
+impl Searcher {
+    pub fn new(options: Options) -> Searcher {
+        Searcher {
+            tt: Table::new(options.hash_mb),
+            options,
+            eval: None,
+            values: Vec::new(),
+            order: Ordering::new(MAX_PLY),
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            budget: None,
+            node_limit: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            armed: false,
+            root_player: 0,
+            root_army: 0,
+            algorithm: Algorithm::Pvs,
+            sides: vec![0; MAX_PLY + 1],
+            iteration_depth: 0,
+        }
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Changes the settings (a new table size clears the table).
+    pub fn set_options(&mut self, options: Options) {
+        if options.hash_mb != self.options.hash_mb {
+            self.tt = Table::new(options.hash_mb);
+        }
+        if options.terms != self.options.terms {
+            self.eval = None;
+        }
+        self.options = options;
+    }
+
+    /// Forgets everything learnt (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        if let Some(e) = &self.eval {
+            let v = e.variant.clone();
+            self.order.reset(v.players.len(), v.geometry.size());
+        }
+    }
+
+    /// The evaluation for this position's variant (built on first use).
+    pub fn evaluation(&mut self, pos: &Position) -> &Eval {
+        let v = pos.variant();
+        let fresh = self
+            .eval
+            .as_ref()
+            .is_some_and(|e| Arc::ptr_eq(&e.variant, v));
+        if !fresh {
+            let eval = Eval::new(v, self.options.terms);
+            self.values = eval.know.value.clone();
+            self.eval = Some(eval);
+            self.order.reset(v.players.len(), v.geometry.size());
+            self.tt.clear();
+        }
+        self.eval.as_ref().expect("just built")
+    }
+
+    /// The evaluation of the current search's variant.
+    pub(crate) fn ev(&self) -> &Eval {
+        self.eval
+            .as_ref()
+            .expect("built at the start of each search")
+    }
+
+    /// The best move within the limits.
+    pub fn best_move(&mut self, pos: &Position, limits: &Limits) -> SearchResult {
+        self.search(pos, limits, &mut |_| {})
+    }
+
+    /// Like [`Searcher::best_move`], calling `report` after every completed
+    /// iteration (for thinking output).
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        report: &mut dyn FnMut(&SearchResult),
+    ) -> SearchResult {
+        let mut pos = pos.clone();
+        self.evaluation(&pos);
+        let v = pos.variant().clone();
+        let algorithm = Algorithm::for_variant(&v, self.options.multi);
+        self.algorithm = algorithm;
+        self.tt.new_search();
+        self.order.new_search();
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.stopped = false;
+        self.armed = false;
+        self.budget = Some(Budget::new(limits));
+        self.node_limit = limits.nodes;
+        self.stop = limits.stop.clone();
+        self.root_player = pos.to_move();
+        self.root_army = pos.army_to_move();
+
+        let mut root = RootMoves::new(&mut pos, self);
+        let mut result = SearchResult {
+            best: root.moves.first().map(|r| r.mv),
+            score: 0,
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+            pv: root.moves.first().map(|r| vec![r.mv]).unwrap_or_default(),
+            algorithm,
+            hashfull: 0,
+        };
+        if root.moves.is_empty() {
+            result.score = self.terminal(&mut pos, 0, self.root_army);
+            return result;
+        }
+        let fixed_time = limits.movetime.is_some() && limits.clock.is_none();
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        // A forced move needs no thought beyond a score.
+        let max_depth = if root.moves.len() == 1 && limits.depth.is_none() {
+            1
+        } else {
+            max_depth
+        };
+        let mut last_score = 0;
+        for depth in 1..=max_depth {
+            let score = match algorithm {
+                Algorithm::Pvs => self.aspiration(&mut pos, &mut root, depth as i32, last_score),
+                _ => self.root_multi(&mut pos, &mut root, depth as i32, -INFINITY, INFINITY),
+            };
+            let complete = !self.stopped;
+            // An interrupted iteration counts if a move was finished in it.
+            if complete || root.finished > 0 {
+                let best = &root.moves[0];
+                result.best = Some(best.mv);
+                result.score = if complete { score } else { best.score };
+                result.pv = best.pv.clone();
+                result.depth = depth;
+                last_score = result.score;
+            }
+            self.fill_stats(&mut result);
+            if !complete {
+                break;
+            }
+            report(&result);
+            if score::is_mate(score) && score::mate_plies(score).unwrap_or(0).abs() < depth as i32 {
+                break;
+            }
+            if !self
+                .budget
+                .as_ref()
+                .is_some_and(|b| b.another_iteration(fixed_time))
+            {
+                break;
+            }
+        }
+        self.fill_stats(&mut result);
+        result
+    }
+
+    fn fill_stats(&self, result: &mut SearchResult) {
+        result.nodes = self.nodes;
+        result.seldepth = self.seldepth as u32;
+        result.time = self.budget.as_ref().map_or(Duration::ZERO, |b| b.elapsed());
+        result.hashfull = self.tt.permille_full();
+    }
+
+    /// Two sides: a narrow window around the last score from depth 5 on,
+    /// widened on failure.
+    fn aspiration(
+        &mut self,
+        pos: &mut Position,
+        root: &mut RootMoves,
+        depth: i32,
+        last: i32,
+    ) -> i32 {
+        let mut delta = 40;
+        let (mut alpha, mut beta) = if depth >= 5 && !score::is_mate(last) {
+            (last - delta, last + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let s = self.root_pvs(pos, root, depth, alpha, beta);
+            if self.stopped {
+                return s;
+            }
+            if s <= alpha {
+                alpha = (alpha - delta).max(-INFINITY);
+            } else if s >= beta {
+                beta = (beta + delta).min(INFINITY);
+            } else {
+                return s;
+            }
+            delta *= 3;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    /// One iteration at the root: each root move is made and scored by
+    /// `score_child` (given the depth left, the window, and whether it is
+    /// the first move); a move that raises the best score goes to the
+    /// front of `root`.
+    pub(crate) fn root_iteration(
+        &mut self,
+        pos: &mut Position,
+        root: &mut RootMoves,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        score_child: impl Fn(&mut Searcher, &mut Position, i32, i32, i32, bool) -> i32,
+    ) -> i32 {
+        root.finished = 0;
+        self.iteration_depth = depth;
+        self.pv[0].clear();
+        let mut best = -INFINITY;
+        for i in 0..root.moves.len() {
+            let m = root.moves[i].mv;
+            let d = if m.kind == MoveKind::DropOut {
+                depth
+            } else {
+                depth - 1
+            };
+            pos.make(m);
+            let s = score_child(self, pos, d, alpha, beta, i == 0);
+            pos.unmake();
+            if self.stopped {
+                break;
+            }
+            self.armed = true;
+            if s > best {
+                best = s;
+                if s > alpha || i == 0 {
+                    self.update_pv(0, m);
+                    root.promote(i, s, self.pv[0].clone());
+                    root.finished += 1;
+                }
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Looks the node up in the transposition table: the stored move, and
+    /// the stored score if it ends the node (deep enough, and its bound
+    /// decides against the window; only where `cut` allows).
+    pub(crate) fn probe(
+        &self,
+        key: u64,
+        depth: i32,
+        (alpha, beta): (i32, i32),
+        ply: usize,
+        cut: bool,
+    ) -> (Option<Move>, Option<i32>) {
+        let Some(e) = self.tt.probe(key) else {
+            return (None, None);
+        };
+        let s = from_table(e.score, ply);
+        let decided = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        };
+        (
+            e.mv,
+            (cut && e.depth as i32 >= depth && decided).then_some(s),
+        )
+    }
+
+    /// The table's move if it is among the node's legal moves (another
+    /// position may share the key).
+    pub(crate) fn legal_here(&self, ply: usize, m: Option<Move>) -> Option<Move> {
+        m.filter(|t| self.order.frames[ply].moves.iter().any(|m| m == t))
+    }
+
+    /// Stores a node's result, its bound from the window it was searched
+    /// with.
+    pub(crate) fn store(
+        &mut self,
+        key: u64,
+        mv: Option<Move>,
+        best: i32,
+        (alpha, beta): (i32, i32),
+        depth: i32,
+        ply: usize,
+    ) {
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, mv, to_table(best, ply), depth, bound);
+    }
+
+    /// A child of a maximising node scored `s` after `m`: the best score,
+    /// the window's lower bound and the line follow it.
+    pub(crate) fn raise(
+        &mut self,
+        ply: usize,
+        m: Move,
+        s: i32,
+        best: &mut i32,
+        alpha: &mut i32,
+        beta: i32,
+    ) -> Step {
+        if s <= *best {
+            return Step::Worse;
+        }
+        *best = s;
+        if s <= *alpha {
+            return Step::Better;
+        }
+        *alpha = s;
+        self.update_pv(ply, m);
+        if s >= beta {
+            Step::Cutoff
+        } else {
+            Step::Raised
+        }
+    }
+
+    /// The mirror of [`Searcher::raise`] for a minimising node.
+    pub(crate) fn lower(
+        &mut self,
+        ply: usize,
+        m: Move,
+        s: i32,
+        best: &mut i32,
+        alpha: i32,
+        beta: &mut i32,
+    ) -> Step {
+        if s >= *best {
+            return Step::Worse;
+        }
+        *best = s;
+        if s >= *beta {
+            return Step::Better;
+        }
+        *beta = s;
+        self.update_pv(ply, m);
+        if s <= alpha {
+            Step::Cutoff
+        } else {
+            Step::Raised
+        }
+    }
+
+    /// Counts a node and checks the limits; true when the search must stop.
+    #[inline]
+    pub(crate) fn tick(&mut self, ply: usize) -> bool {
+        self.nodes += 1;
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if self.armed {
+            if self.node_limit.is_some_and(|n| self.nodes >= n) {
+                self.stopped = true;
+            }
+            if self.nodes & 1023 == 0
+                && (self.stop.load(AtomicOrdering::Relaxed)
+                    || self.budget.as_ref().is_some_and(|b| b.out_of_time()))
+            {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    /// The score of a finished game for `army`'s side, `ply` plies from the
+    /// root: a win is better the sooner, a loss the later.
+    pub(crate) fn terminal(&mut self, pos: &mut Position, ply: usize, army: u8) -> i32 {
+        match pos.outcome() {
+            Some(o) => match result_for(&o, pos.variant(), army) {
+                std::cmp::Ordering::Less => MATE - ply as i32,
+                std::cmp::Ordering::Equal => DRAW,
+                std::cmp::Ordering::Greater => -MATE + ply as i32,
+            },
+            None => DRAW,
+        }
+    }
+
+    /// Is the position drawn by the no-progress counter?
+    pub(crate) fn no_progress(pos: &Position) -> bool {
+        let limit = pos.variant().rules.no_progress_moves as usize * pos.players_in().count();
+        limit > 0 && pos.halfmove_clock() as usize >= limit
+    }
+
+    /// Records `m` followed by the line below it as the line at `ply`.
+    pub(crate) fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        if let Some(below) = tail.first() {
+            line.extend_from_slice(below);
+        }
+    }
+}
+
+/// What a child's score did to its node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Not better than the best so far.
+    Worse,
+    /// The best so far, but outside the window.
+    Better,
+    /// A new best move inside the window.
+    Raised,
+    /// A refutation: the node is decided.
+    Cutoff,
+}
+
+/// The root moves, best first, with the score and line each last got.
+pub(crate) struct RootMoves {
+    pub moves: Vec<RootMove>,
+    /// Moves finished in the current iteration.
+    pub finished: usize,
+}
+
+pub(crate) struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub pv: Vec<Move>,
+}
+
+impl RootMoves {
+    fn new(pos: &mut Position, s: &mut Searcher) -> RootMoves {
+        pos.legal_moves_into(&mut s.order.frames[0].moves);
+        let value = s
+            .eval
+            .as_ref()
+            .expect("evaluation built")
+            .know
+            .value
+            .clone();
+        s.order.score(pos, 0, None, &value);
+        let n = s.order.frames[0].len();
+        let moves = (0..n)
+            .map(|i| {
+                let mv = s.order.frames[0].pick(i);
+                RootMove {
+                    mv,
+                    score: -INFINITY,
+                    pv: vec![mv],
+                }
+            })
+            .collect();
+        RootMoves { moves, finished: 0 }
+    }
+
+    /// The move at `i` finished with a new best score: it moves to the
+    /// front, the others keep their order.
+    pub fn promote(&mut self, i: usize, score: i32, pv: Vec<Move>) {
+        let mut m = self.moves.remove(i);
+        m.score = score;
+        m.pv = pv;
+        self.moves.insert(0, m);
+    }
+}
+
+/// How a finished game went for an army, comparing its best place with
+/// the best place of any hostile army: `Less` is a win (ranked ahead),
+/// `Equal` a draw, `Greater` a loss.
+pub fn result_for(o: &Outcome, variant: &Variant, army: u8) -> std::cmp::Ordering {
+    let place = |mine: bool| {
+        o.ranking
+            .iter()
+            .position(|g| g.iter().any(|&p| (variant.players[p].army == army) == mine))
+            .unwrap_or(usize::MAX)
+    };
+    place(true).cmp(&place(false))
+}

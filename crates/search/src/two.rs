@@ -1,0 +1,383 @@
+//! Two sides: principal-variation alpha-beta (negamax on the side to
+//! move; when the same side moves twice in a row, as in Avon after a
+//! drop-out, the score is not negated), with a transposition table, check
+//! extension, null-move pruning, late move reductions, reverse futility
+//! and futility pruning, and a quiescence search on captures.
+
+use crate::ordering::{is_capture, is_tactical};
+use crate::score::{is_mate, DRAW, INFINITY, MATE};
+use crate::searcher::{RootMoves, Searcher, Step, MAX_PLY};
+use quadrille_engine::{Move, MoveKind, Position};
+use std::sync::OnceLock;
+
+/// Quiescence plies in which a side in check tries every evasion.
+const QUIESCENCE_EVASIONS: usize = 2;
+/// Quiet moves remembered per node for the history malus.
+const MAX_QUIETS: usize = 64;
+
+/// Late move reduction by depth and move number.
+fn reduction(depth: i32, moves: usize) -> i32 {
+    static TABLE: OnceLock<Vec<[u8; 64]>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..64)
+            .map(|d| {
+                std::array::from_fn(|m| {
+                    if d == 0 || m == 0 {
+                        0
+                    } else {
+                        (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8
+                    }
+                })
+            })
+            .collect()
+    });
+    table[depth.clamp(0, 63) as usize][moves.min(63)] as i32
+}
+
+impl Searcher {
+    fn static_two(&self, pos: &Position) -> i32 {
+        self.ev().two_sided(pos)
+    }
+
+    /// Searches one child: negated when the other side moves next.
+    #[inline]
+    fn child(&mut self, pos: &mut Position, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        if pos.army_to_move() == self.side_at(ply) {
+            self.pvs(pos, depth, alpha, beta, ply + 1, true)
+        } else {
+            -self.pvs(pos, depth, -beta, -alpha, ply + 1, true)
+        }
+    }
+
+    /// Same for quiescence.
+    #[inline]
+    fn child_q(&mut self, pos: &mut Position, alpha: i32, beta: i32, ply: usize, q: usize) -> i32 {
+        if pos.army_to_move() == self.side_at(ply) {
+            self.quiescence(pos, alpha, beta, ply + 1, q + 1)
+        } else {
+            -self.quiescence(pos, -beta, -alpha, ply + 1, q + 1)
+        }
+    }
+
+    /// The army that moves at `ply` (each node stores it before searching
+    /// its children).
+    #[inline]
+    fn side_at(&self, ply: usize) -> u8 {
+        self.sides[ply]
+    }
+
+    /// One iteration at the root: the first move with the full window,
+    /// the others with a null window first.
+    pub(crate) fn root_pvs(
+        &mut self,
+        pos: &mut Position,
+        root: &mut RootMoves,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.sides[0] = pos.army_to_move();
+        self.root_iteration(
+            pos,
+            root,
+            depth,
+            alpha,
+            beta,
+            |s, pos, d, alpha, beta, first| {
+                if first {
+                    return s.child(pos, d, alpha, beta, 0);
+                }
+                let v = s.child(pos, d, alpha, alpha + 1, 0);
+                if v > alpha && v < beta && !s.stopped {
+                    s.child(pos, d, alpha, beta, 0)
+                } else {
+                    v
+                }
+            },
+        )
+    }
+
+    /// The checks every two-sided node starts with: `Some` ends the node
+    /// at once with that score.
+    fn node_start(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+        self.pv[ply].clear();
+        if self.tick(ply) {
+            return Some(0);
+        }
+        if pos.repetitions() > 0 {
+            return Some(DRAW);
+        }
+        (ply >= MAX_PLY - 1).then(|| self.static_two(pos))
+    }
+
+    /// Does the null move make sense here? Not in games with eliminations
+    /// (passing skips the elimination test a real move makes), and only
+    /// with a piece besides pawns and royals (zugzwang is then rare).
+    fn null_allowed(&self, pos: &Position, ply: usize) -> bool {
+        let v = pos.variant();
+        let e = v.rules.elimination;
+        if e.capturable_royal || e.empty_army {
+            return false;
+        }
+        if self.order.frames[ply].moves.as_slice()[0].kind == MoveKind::DropOut {
+            return false;
+        }
+        let k = &self.ev().know;
+        let army = pos.army_to_move();
+        let skip = k.pawn_types | k.royal_types[army as usize];
+        (0..v.pieces.len())
+            .filter(|t| skip >> t & 1 == 0)
+            .any(|t| !pos.type_cells(army, t as u8).is_empty())
+    }
+
+    /// Principal-variation search of a node `ply` plies below the root.
+    pub(crate) fn pvs(
+        &mut self,
+        pos: &mut Position,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        null_ok: bool,
+    ) -> i32 {
+        if let Some(s) = self.node_start(pos, ply) {
+            return s;
+        }
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let in_check = pos.in_check();
+        // Check extension, within twice the iteration's depth: games with
+        // several royal pieces can check on and on.
+        if in_check && (ply as i32) < 2 * self.iteration_depth {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiescence(pos, alpha, beta, ply, 0);
+        }
+        let pv_node = beta - alpha > 1;
+        let key = pos.key();
+        let (table_move, cutoff) = self.probe(key, depth, (alpha, beta), ply, !pv_node);
+        if let Some(s) = cutoff {
+            return s;
+        }
+        pos.legal_moves_into(&mut self.order.frames[ply].moves);
+        let n = self.order.frames[ply].len();
+        if n == 0 {
+            let army = pos.army_to_move();
+            return self.terminal(pos, ply, army);
+        }
+        if Self::no_progress(pos) {
+            return DRAW;
+        }
+        let table_move = self.legal_here(ply, table_move);
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.static_two(pos)
+        };
+        // Reverse futility: far above beta near the leaves.
+        if !pv_node
+            && !in_check
+            && depth <= 3
+            && !is_mate(beta)
+            && static_eval - 120 * depth >= beta
+        {
+            return static_eval;
+        }
+        let side = pos.army_to_move();
+        self.sides[ply] = side;
+        if self.options.null_move
+            && null_ok
+            && !pv_node
+            && !in_check
+            && depth >= 3
+            && static_eval >= beta
+            && !is_mate(beta)
+            && self.null_allowed(pos, ply)
+        {
+            let r = 3 + depth / 6;
+            pos.make_null();
+            let s = if pos.army_to_move() == side {
+                None
+            } else {
+                Some(-self.pvs(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false))
+            };
+            pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if let Some(s) = s.filter(|&s| s >= beta) {
+                return if is_mate(s) { beta } else { s };
+            }
+            // The null search used the next ply's frame only.
+        }
+        // Without a table move a deep node is likely new: search it
+        // shallower (internal iterative reduction).
+        if table_move.is_none() && depth >= 6 {
+            depth -= 1;
+        }
+
+        self.order.score(pos, ply, table_move, &self.values);
+        let player = pos.to_move();
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move: Option<Move> = None;
+        let mut quiets = [Move::DROP_OUT; MAX_QUIETS];
+        let mut n_quiets = 0;
+        for i in 0..n {
+            let m = self.order.frames[ply].pick(i);
+            let tactical = is_tactical(pos, m, &self.values);
+            // Futility: a quiet move cannot lift a hopeless frontier node.
+            if !pv_node
+                && !in_check
+                && i > 0
+                && !tactical
+                && depth <= 2
+                && !is_mate(alpha)
+                && static_eval + 100 + 120 * depth <= alpha
+            {
+                continue;
+            }
+            let killer = self.order.is_killer(ply, m);
+            let d = if m.kind == MoveKind::DropOut {
+                depth
+            } else {
+                depth - 1
+            };
+            pos.make(m);
+            let mut s;
+            if i == 0 {
+                s = self.child(pos, d, alpha, beta, ply);
+            } else {
+                let mut r = 0;
+                // Checks are not reduced (tested last: it costs the most).
+                if self.options.lmr
+                    && depth >= 3
+                    && i >= 3
+                    && !tactical
+                    && !in_check
+                    && !killer
+                    && !pos.in_check()
+                {
+                    r = reduction(depth, i) - pv_node as i32;
+                    r = r.clamp(0, (d - 1).max(0));
+                }
+                s = self.child(pos, d - r, alpha, alpha + 1, ply);
+                if s > alpha && r > 0 && !self.stopped {
+                    s = self.child(pos, d, alpha, alpha + 1, ply);
+                }
+                if s > alpha && s < beta && !self.stopped {
+                    s = self.child(pos, d, alpha, beta, ply);
+                }
+            }
+            pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+            match self.raise(ply, m, s, &mut best, &mut alpha, beta) {
+                Step::Cutoff => {
+                    best_move = Some(m);
+                    if !tactical {
+                        self.order
+                            .cutoff(player, ply, depth, m, &quiets[..n_quiets]);
+                    }
+                    break;
+                }
+                Step::Raised => best_move = Some(m),
+                _ => {}
+            }
+            if !tactical && n_quiets < MAX_QUIETS {
+                quiets[n_quiets] = m;
+                n_quiets += 1;
+            }
+        }
+        self.store(key, best_move, best, (original_alpha, beta), depth, ply);
+        best
+    }
+
+    /// Quiescence: the side to move may stand on the static score or try
+    /// captures and big promotions (every move while in check, for a few
+    /// plies), so that the search stops only in quiet positions.
+    pub(crate) fn quiescence(
+        &mut self,
+        pos: &mut Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        q: usize,
+    ) -> i32 {
+        if let Some(s) = self.node_start(pos, ply) {
+            return s;
+        }
+        let evasions = q < QUIESCENCE_EVASIONS && pos.in_check();
+        let mut best = -INFINITY;
+        if !evasions {
+            // Most nodes end here, before any move is generated.
+            best = self.static_two(pos);
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        pos.legal_moves_into(&mut self.order.frames[ply].moves);
+        if self.order.frames[ply].len() == 0 {
+            let army = pos.army_to_move();
+            return self.terminal(pos, ply, army);
+        }
+        if !evasions {
+            self.order.frames[ply].keep_tactical(pos, &self.values);
+        }
+        let n = self.order.frames[ply].len();
+        if n == 0 {
+            return best;
+        }
+        self.order.score(pos, ply, None, &self.values);
+        let army = pos.army_to_move();
+        self.sides[ply] = army;
+        for i in 0..n {
+            let m = self.order.frames[ply].pick(i);
+            if !evasions && is_capture(pos, m) && m.promotion.is_none() {
+                let victim = pos
+                    .piece_at(m.to)
+                    .map_or(0, |p| self.values[p.kind as usize]);
+                let mover = pos
+                    .piece_at(m.from)
+                    .map_or(0, |p| self.values[p.kind as usize]);
+                // Delta pruning: even the whole victim is not enough.
+                if best + victim.max(100) + 200 <= alpha {
+                    continue;
+                }
+                // A valuable piece taking a defended, cheaper one.
+                if mover > victim + 50 && pos.attacked_by_enemies(m.to, army) {
+                    continue;
+                }
+            }
+            pos.make(m);
+            let s = self.child_q(pos, alpha, beta, ply, q);
+            pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if self.raise(ply, m, s, &mut best, &mut alpha, beta) == Step::Cutoff {
+                break;
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reductions_grow_with_depth_and_move_number() {
+        assert_eq!(reduction(1, 1), 0);
+        assert!(reduction(3, 10) >= 1);
+        assert!(reduction(12, 40) > reduction(4, 5));
+        assert!(reduction(100, 1000) <= 8);
+    }
+}

@@ -1,0 +1,322 @@
+//! What the evaluation knows about a variant, derived once from its file:
+//! piece values from mobility, piece-square tables (centralisation and the
+//! road to promotion), which player moves an army's pieces on each cell,
+//! and the royal types.
+
+use quadrille_engine::variant::PieceType;
+use quadrille_engine::{Cell, CellSet, RayKind, Variant};
+use std::collections::VecDeque;
+
+/// The chance that a cell is occupied, for derived values: roughly a
+/// middle game (the empty board overrates long-range pieces).
+pub const DENSITY: f64 = 0.3;
+/// Centipawns per expected move of a piece: sets the unit (a chess Knight
+/// comes out near 315, a Pawn near 70).
+pub const VALUE_PER_MOVE: f64 = 60.0;
+/// How much of a piece's value its cell's mobility moves it up or down.
+const CENTRE_WEIGHT: f64 = 0.15;
+/// Share of the promotion gain a piece one move from promoting is worth.
+const PROMOTION_WEIGHT: f64 = 0.8;
+
+/// Derived knowledge about one variant.
+#[derive(Clone, Debug)]
+pub struct Knowledge {
+    pub ncells: usize,
+    pub ntypes: usize,
+    /// Per piece type, centipawns: the variant file's `value`, or derived.
+    pub value: Vec<i32>,
+    /// Per piece type: was the value derived (not given in the file)?
+    pub derived: Vec<bool>,
+    /// `[(player * ntypes + type) * ncells + cell]`: centralisation bonus.
+    centre: Vec<i16>,
+    /// Same index: bonus for being close to promotion.
+    promotion: Vec<i16>,
+    /// `[army * ncells + cell]`: whose forward applies to the army's piece
+    /// there (the player of that army whose home holds the cell).
+    owner: Vec<u8>,
+    /// Per cell: the cells one king step away.
+    pub neighbours: Vec<CellSet>,
+    /// Per cell: (file, rank).
+    coords: Vec<(i8, i8)>,
+    /// Per army: types that are royal (must be retained, or must stay home).
+    pub royal_types: Vec<u32>,
+    /// Types that promote (their value grows on the way) or are pawns.
+    pub pawn_types: u32,
+}
+
+impl Knowledge {
+    pub fn new(v: &Variant) -> Knowledge {
+        let ncells = v.geometry.size();
+        let ntypes = v.pieces.len();
+        let nplayers = v.players.len();
+        let mobility: Vec<f64> = (0..ntypes)
+            .map(|t| v.mobility(t as PieceType, DENSITY))
+            .collect();
+        let value: Vec<i32> = v
+            .pieces
+            .iter()
+            .zip(&mobility)
+            .map(|(p, m)| p.value.unwrap_or((m * VALUE_PER_MOVE).round() as i32))
+            .collect();
+        let derived = v.pieces.iter().map(|p| p.value.is_none()).collect();
+        let promoting = v.rules.promotion.as_ref().map_or(0, |p| p.pieces);
+        let pawn_types = v
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|(t, p)| p.pawn || promoting >> t & 1 != 0)
+            .fold(0, |m, (t, _)| m | 1 << t);
+
+        let mut centre = vec![0i16; nplayers * ntypes * ncells];
+        for p in 0..nplayers {
+            for t in 0..ntypes {
+                if mobility[t] <= 0.0 {
+                    continue;
+                }
+                for c in v.geometry.cells.iter() {
+                    let m = v.cell_mobility(t as PieceType, p, c, DENSITY);
+                    let bonus = value[t] as f64 * CENTRE_WEIGHT * (m / mobility[t] - 1.0);
+                    let cap = value[t] as f64 / 4.0;
+                    centre[(p * ntypes + t) * ncells + c as usize] =
+                        bonus.clamp(-cap, cap).round() as i16;
+                }
+            }
+        }
+
+        let mut promotion = vec![0i16; nplayers * ntypes * ncells];
+        if let Some(rule) = &v.rules.promotion {
+            for p in 0..nplayers {
+                let gain_to = promotion_target(v, &value, p);
+                for t in (0..ntypes).filter(|t| rule.pieces >> t & 1 != 0) {
+                    let gain = (gain_to - value[t]).max(0) as f64;
+                    let steps = steps_to(v, t as PieceType, p, &rule.any_zone[p]);
+                    for (c, d) in steps.iter().enumerate() {
+                        if let Some(d) = d {
+                            let bonus = gain * PROMOTION_WEIGHT / ((d + 1) * (d + 1)) as f64;
+                            promotion[(p * ntypes + t) * ncells + c] = bonus.round() as i16;
+                        }
+                    }
+                }
+            }
+        }
+
+        let owner = (0..v.armies.len())
+            .flat_map(|a| {
+                let players: Vec<usize> = (0..nplayers)
+                    .filter(|&p| v.players[p].army as usize == a)
+                    .collect();
+                (0..ncells).map(move |c| {
+                    players
+                        .iter()
+                        .copied()
+                        .find(|&p| v.players[p].home.contains(c as Cell))
+                        .or(players.first().copied())
+                        .unwrap_or(0) as u8
+                })
+            })
+            .collect();
+
+        let g = &v.geometry;
+        let neighbours = (0..ncells)
+            .map(|c| {
+                let mut set = CellSet::EMPTY;
+                for (dx, dy) in KING_STEPS {
+                    if let Some(n) = g.offset(c as Cell, dx, dy) {
+                        set.insert(n);
+                    }
+                }
+                set
+            })
+            .collect();
+        let coords = (0..ncells)
+            .map(|c| (g.file_of(c as Cell) as i8, g.rank_of(c as Cell) as i8))
+            .collect();
+        let presence = v.rules.royal_presence.unwrap_or(0);
+        let royal_types = (0..v.armies.len())
+            .map(|a| v.rules.royal.as_ref().map_or(0, |r| r.must_retain[a]) | presence)
+            .collect();
+        Knowledge {
+            ncells,
+            ntypes,
+            value,
+            derived,
+            centre,
+            promotion,
+            owner,
+            neighbours,
+            coords,
+            royal_types,
+            pawn_types,
+        }
+    }
+
+    /// The player whose forward applies to `army`'s piece on `cell`.
+    #[inline]
+    pub fn owner(&self, army: u8, cell: Cell) -> usize {
+        self.owner[army as usize * self.ncells + cell as usize] as usize
+    }
+
+    /// Centralisation bonus of a piece type on a cell, moved by `player`.
+    #[inline]
+    pub fn centre(&self, player: usize, kind: PieceType, cell: Cell) -> i32 {
+        self.centre[(player * self.ntypes + kind as usize) * self.ncells + cell as usize] as i32
+    }
+
+    /// Bonus of a promoting piece on a cell, moved by `player`.
+    #[inline]
+    pub fn promotion(&self, player: usize, kind: PieceType, cell: Cell) -> i32 {
+        self.promotion[(player * self.ntypes + kind as usize) * self.ncells + cell as usize] as i32
+    }
+
+    /// King-step distance between two cells.
+    #[inline]
+    pub fn distance(&self, a: Cell, b: Cell) -> i32 {
+        let (fa, ra) = self.coords[a as usize];
+        let (fb, rb) = self.coords[b as usize];
+        (fa - fb).abs().max((ra - rb).abs()) as i32
+    }
+}
+
+const KING_STEPS: [(i32, i32); 8] = [
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
+
+/// The value a promoting piece of `player` can hope to become: the best of
+/// the fixed choices, or, under liberation, the average type it may regain.
+fn promotion_target(v: &Variant, value: &[i32], player: usize) -> i32 {
+    let Some(rule) = &v.rules.promotion else {
+        return 0;
+    };
+    let best_choice = rule.choices[player]
+        .iter()
+        .map(|&t| value[t as usize])
+        .max()
+        .unwrap_or(0);
+    if !rule.liberate {
+        return best_choice;
+    }
+    let army = v.players[player].army as usize;
+    let freed: Vec<i32> = (0..v.pieces.len())
+        .filter(|&t| {
+            v.initial_counts[army][t] > 0 && (rule.liberate_exclude | rule.pieces) >> t & 1 == 0
+        })
+        .map(|t| value[t])
+        .collect();
+    let average = freed.iter().sum::<i32>() / freed.len().max(1) as i32;
+    best_choice.max(average)
+}
+
+/// Per cell: the fewest moves (at least one) a piece of this type, moved by
+/// `player` on an empty board, needs to land in `zone`; `None` if it never
+/// can.
+fn steps_to(v: &Variant, kind: PieceType, player: usize, zone: &CellSet) -> Vec<Option<u32>> {
+    let n = v.geometry.size();
+    // Reverse edges: who reaches whom in one move.
+    let mut from: Vec<Vec<Cell>> = vec![Vec::new(); n];
+    for c in v.geometry.cells.iter() {
+        for r in v.rays(kind, player, c) {
+            let targets: &[Cell] = match r.kind {
+                RayKind::Leap => &r.cells[..1.min(r.cells.len())],
+                RayKind::Slide => r.cells,
+                RayKind::Hop => r.cells.get(1..).unwrap_or(&[]),
+            };
+            for &to in targets {
+                from[to as usize].push(c);
+            }
+        }
+    }
+    let mut steps = vec![None; n];
+    let mut queue = VecDeque::new();
+    for z in zone.iter() {
+        for &c in &from[z as usize] {
+            if steps[c as usize].is_none() {
+                steps[c as usize] = Some(1);
+                queue.push_back(c);
+            }
+        }
+    }
+    while let Some(c) = queue.pop_front() {
+        let d = steps[c as usize].unwrap_or(0);
+        for &p in &from[c as usize] {
+            if steps[p as usize].is_none() {
+                steps[p as usize] = Some(d + 1);
+                queue.push_back(p);
+            }
+        }
+    }
+    steps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quadrille_engine::embedded;
+
+    fn values(name: &str) -> (std::sync::Arc<Variant>, Knowledge) {
+        let v = embedded::variant(name).unwrap();
+        let k = Knowledge::new(&v);
+        (v, k)
+    }
+
+    #[test]
+    fn chess_values_come_out_in_the_usual_order() {
+        let (v, k) = values("chess");
+        let val = |l| k.value[v.piece_by_letter(l).unwrap() as usize];
+        assert!(val('P') < val('N'), "{:?}", k.value);
+        assert!(val('N') <= val('B') && val('B') < val('R') && val('R') < val('Q'));
+        assert!((250..=400).contains(&val('N')), "{}", val('N'));
+        assert!((700..=1000).contains(&val('Q')), "{}", val('Q'));
+        assert!(k.derived.iter().all(|&d| d));
+    }
+
+    #[test]
+    fn a_value_in_the_file_overrides() {
+        let (_, chess) = embedded::FILES.iter().find(|(n, _)| *n == "chess").unwrap();
+        let text = chess.replace(
+            "letter = \"N\"\nname = \"Knight\"\nbetza = \"N\"",
+            "letter = \"N\"\nname = \"Knight\"\nbetza = \"N\"\nvalue = 123",
+        );
+        let v = Variant::from_toml(&text).unwrap();
+        let k = Knowledge::new(&v);
+        let n = v.piece_by_letter('N').unwrap() as usize;
+        assert_eq!(k.value[n], 123);
+        assert!(!k.derived[n]);
+    }
+
+    #[test]
+    fn pawns_gain_on_the_way_to_promotion() {
+        let (v, k) = values("chess");
+        let p = v.piece_by_letter('P').unwrap();
+        let g = &v.geometry;
+        let at = |player, cell: &str| k.promotion(player, p, g.parse_cell(cell).unwrap());
+        assert!(at(0, "e7") > at(0, "e6") && at(0, "e6") > at(0, "e3"));
+        assert!(at(1, "e2") > at(1, "e5"));
+        assert_eq!(at(0, "e7"), at(1, "e2"));
+        // Knights are more central in the middle than in a corner.
+        let n = v.piece_by_letter('N').unwrap();
+        assert!(k.centre(0, n, g.parse_cell("d4").unwrap()) > 0);
+        assert!(k.centre(0, n, g.parse_cell("a1").unwrap()) < 0);
+    }
+
+    #[test]
+    fn avon_armies_face_the_way_of_the_player_at_home() {
+        let (v, k) = values("avon");
+        let g = &v.geometry;
+        // White is moved by White 0-4 (player 0) on ranks 0-4 and by White
+        // 5-9 (player 2) on ranks 5-9.
+        assert_eq!(k.owner(0, g.parse_cell("e1").unwrap()), 0);
+        assert_eq!(k.owner(0, g.parse_cell("e8").unwrap()), 2);
+        // Queen, Prince and Princess are royal for both armies.
+        let royal = k.royal_types[0];
+        for l in ['Q', 'K', 'S'] {
+            assert!(royal >> v.piece_by_letter(l).unwrap() & 1 != 0);
+        }
+    }
+}
