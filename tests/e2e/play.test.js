@@ -157,7 +157,7 @@ test('an AI seat answers a move made in the browser', async () => {
   const id = await createFromLobby(page, 'magna-carta', ['human', 'ai']);
   await clickMove(page, 'd2', 'd4');
   await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 2, null, { timeout: 15000 });
-  assert.match(await page.textContent('#players'), /AI level 3/);
+  assert.match(await page.textContent('#players'), /AI level 5/);
   const state = await api(ctx.server.url, 'GET', `/api/games/${id}`);
   assert.equal(state.body.moves[1].player, 1);
   await context.close();

@@ -206,8 +206,7 @@ fn serve(args: ServeArgs, file: Option<&str>) -> Result<(), String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
         config.variant_files.push((path.to_string(), text));
     }
-    // The AI seats' move picker (a search plugs in here).
-    let picker = Arc::new(quadrille_server::Greedy);
+    let picker = Arc::new(quadrille_server::Search::new());
     quadrille_server::serve(&args.host, args.port, config, picker)
 }
 

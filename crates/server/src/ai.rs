@@ -49,7 +49,8 @@ async fn run(st: AppState, game: SharedGame) {
             })
         };
         let picker = st.picker.clone();
-        let picked = tokio::task::spawn_blocking(move || picker.pick(&pos, level, &stop)).await;
+        let picked =
+            tokio::task::spawn_blocking(move || picker.pick(&pos, level, time_ms, &stop)).await;
         timer.abort();
         let mut g = game.lock().await;
         g.ai_busy = false;

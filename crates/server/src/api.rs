@@ -21,7 +21,7 @@ use std::convert::Infallible;
 use tokio::sync::broadcast::error::RecvError;
 
 /// AI defaults when a seat gives none.
-pub const DEFAULT_LEVEL: u8 = 3;
+pub const DEFAULT_LEVEL: u8 = 5;
 pub const DEFAULT_TIME_MS: u32 = 1000;
 /// Header carrying the caller's seat tokens, comma-separated.
 pub const TOKENS_HEADER: &str = "x-seat-tokens";

@@ -8,7 +8,7 @@
 //! ```no_run
 //! use std::sync::Arc;
 //! let config = quadrille_server::Config::new("quadrille.db");
-//! quadrille_server::serve("127.0.0.1", 8080, config, Arc::new(quadrille_server::Greedy)).unwrap();
+//! quadrille_server::serve("127.0.0.1", 8080, config, Arc::new(quadrille_server::Search::new())).unwrap();
 //! ```
 
 mod ai;
@@ -26,7 +26,7 @@ pub mod variants;
 pub mod view;
 
 pub use error::ApiError;
-pub use picker::{Greedy, MovePicker};
+pub use picker::{Greedy, MovePicker, Search};
 pub use state::{AppState, Config, Server};
 
 use axum::extract::DefaultBodyLimit;

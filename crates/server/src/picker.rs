@@ -1,9 +1,11 @@
-//! The AI behind one small trait, so that any search can be plugged in.
-//! [`Greedy`] is the built-in stand-in: a random legal move at level 1,
-//! the best immediate material gain (random among equals) above it.
+//! The AI behind one small trait. [`Search`] is the real AI (the
+//! `quadrille_search` crate); [`Greedy`] is a cheap one-ply player for
+//! tests and load tests.
 
 use quadrille_engine::{Move, Position};
+use quadrille_search::{Limits, Options, Searcher};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// Lowest and highest AI strength offered by the API and the UI.
 pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=8;
@@ -11,9 +13,61 @@ pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=8;
 /// Chooses a move for the player to move.
 pub trait MovePicker: Send + Sync {
     /// A legal move of `pos`, or `None` if there is none. `level` is in
-    /// [`LEVELS`]; the picker should return soon after `stop` turns true
-    /// (it is set when the seat's time per move has run out).
-    fn pick(&self, pos: &Position, level: u8, stop: &AtomicBool) -> Option<Move>;
+    /// [`LEVELS`] and `time_ms` is the seat's time per move; the picker
+    /// should return soon after `stop` turns true (the server sets it when
+    /// that time has run out).
+    fn pick(&self, pos: &Position, level: u8, time_ms: u32, stop: &Arc<AtomicBool>)
+        -> Option<Move>;
+}
+
+/// The search of `quadrille_search`: levels cap the depth (1, 2, 3, 4, 6,
+/// 8, 12 plies, none at level 8) and the seat's time bounds every move.
+/// Searchers (each with its transposition table) are kept in a pool and
+/// reused, one per AI seat thinking at the same time.
+#[derive(Default)]
+pub struct Search {
+    idle: Mutex<Vec<Searcher>>,
+}
+
+impl Search {
+    pub fn new() -> Search {
+        Search::default()
+    }
+
+    /// The deepest iteration at a level.
+    pub fn depth(level: u8) -> Option<u32> {
+        match level {
+            0..=4 => Some(level.max(1) as u32),
+            5 => Some(6),
+            6 => Some(8),
+            7 => Some(12),
+            _ => None,
+        }
+    }
+}
+
+impl MovePicker for Search {
+    fn pick(
+        &self,
+        pos: &Position,
+        level: u8,
+        time_ms: u32,
+        stop: &Arc<AtomicBool>,
+    ) -> Option<Move> {
+        let idle = || self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        let mut searcher = idle()
+            .pop()
+            .unwrap_or_else(|| Searcher::new(Options::default()));
+        let limits = Limits {
+            depth: Search::depth(level),
+            movetime: Some(time_ms as u64),
+            ..Limits::default()
+        }
+        .with_stop(stop.clone());
+        let best = searcher.best_move(pos, &limits).best;
+        idle().push(searcher);
+        best
+    }
 }
 
 /// One-ply greedy picker: level 1 plays a random legal move; level 2
@@ -23,7 +77,7 @@ pub trait MovePicker: Send + Sync {
 pub struct Greedy;
 
 impl MovePicker for Greedy {
-    fn pick(&self, pos: &Position, level: u8, stop: &AtomicBool) -> Option<Move> {
+    fn pick(&self, pos: &Position, level: u8, _: u32, stop: &Arc<AtomicBool>) -> Option<Move> {
         let mut p = pos.clone();
         let moves = p.legal_moves();
         let mut rng = fastrand::Rng::new();
@@ -109,15 +163,32 @@ mod tests {
         let v = embedded::variant("chess").unwrap();
         // White to move can take the black Queen on d5 with the e4 pawn.
         let mut p = Position::from_string(v.clone(), "4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1").unwrap();
-        let stop = AtomicBool::new(false);
+        let stop = Arc::new(AtomicBool::new(false));
         for level in 2..=8 {
-            let m = Greedy.pick(&p, level, &stop).unwrap();
+            let m = Greedy.pick(&p, level, 1000, &stop).unwrap();
             assert_eq!(p.move_to_string(m), "e4d5", "level {level}");
         }
         let legal: Vec<Move> = p.legal_moves().iter().copied().collect();
         for _ in 0..20 {
-            assert!(legal.contains(&Greedy.pick(&p, 1, &stop).unwrap()));
+            assert!(legal.contains(&Greedy.pick(&p, 1, 1000, &stop).unwrap()));
         }
+    }
+
+    #[test]
+    fn search_takes_the_queen_and_answers_within_its_time() {
+        let v = embedded::variant("chess").unwrap();
+        let p = Position::from_string(v, "4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1").unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let ai = Search::new();
+        for level in [1, 3, 8] {
+            // Level 8 has no depth cap: the 200 ms bound ends it.
+            let m = ai.pick(&p, level, 200, &stop).unwrap();
+            assert_eq!(p.move_to_string(m), "e4d5", "level {level}");
+        }
+        // A raised stop flag ends even an unbounded search.
+        stop.store(true, Ordering::Relaxed);
+        let m = ai.pick(&p, 8, 60_000, &stop).unwrap();
+        assert!(p.clone().legal_moves().iter().any(|&x| x == m));
     }
 
     #[test]
@@ -125,6 +196,8 @@ mod tests {
         let v = embedded::variant("chess").unwrap();
         // Black is checkmated.
         let p = Position::from_string(v, "k7/1Q6/1K6/8/8/8/8/8 b - - 0 1").unwrap();
-        assert_eq!(Greedy.pick(&p, 3, &AtomicBool::new(false)), None);
+        let stop = Arc::new(AtomicBool::new(false));
+        assert_eq!(Greedy.pick(&p, 3, 1000, &stop), None);
+        assert_eq!(Search::new().pick(&p, 3, 1000, &stop), None);
     }
 }
