@@ -58,7 +58,8 @@ pub struct PieceView {
     /// The symbol to draw, or `None` for "the letter on a disc".
     pub glyph: Option<String>,
     pub value: Option<i32>,
-    /// Its moves in words, one line per Betza atom.
+    /// Its moves in words, one line per Betza atom, then a line per other
+    /// way of moving it has on some cells (`rules.region_moves`).
     pub moves: Vec<String>,
     /// Some army must keep a piece of this type (check, extinction), or it
     /// counts for royal presence.
@@ -110,6 +111,38 @@ fn names(g: &Geometry, set: &CellSet) -> Vec<String> {
     set.iter().map(|c| g.name(c)).collect()
 }
 
+/// The moves a piece type makes instead of its own on some cells (the Pass
+/// games' Pawns), one line per Betza string: its words, then where and for
+/// whom, each region facing its own forward.
+fn region_moves(v: &Variant, kind: usize) -> Vec<String> {
+    let mut by_betza: BTreeMap<&str, (Vec<String>, Vec<String>)> = BTreeMap::new();
+    for m in v
+        .rules
+        .region_moves
+        .iter()
+        .filter(|m| m.pieces >> kind & 1 != 0)
+    {
+        let (words, wheres) = by_betza.entry(&m.betza).or_default();
+        if words.is_empty() {
+            *words = betza::describe(&m.atoms);
+        }
+        // A named region with exactly these cells, else the cells.
+        let place = v.regions.iter().find(|(_, s)| **s == m.cells).map_or_else(
+            || names(&v.geometry, &m.cells).join(" "),
+            |(k, _)| k.replace('_', " "),
+        );
+        let forward = format!("{:?}", m.forward).to_lowercase();
+        wheres.push(format!(
+            "{} on {place} (forward {forward})",
+            v.players[m.player].name
+        ));
+    }
+    by_betza
+        .into_iter()
+        .map(|(b, (words, wheres))| format!("As {b} ({}): {}", words.join("; "), wheres.join(", ")))
+        .collect()
+}
+
 /// Describes a variant for the front end.
 pub fn variant_view(v: &Variant) -> VariantView {
     let g = &v.geometry;
@@ -139,7 +172,10 @@ pub fn variant_view(v: &Variant) -> VariantView {
                 betza: p.betza.clone(),
                 glyph,
                 value: p.value,
-                moves: betza::describe(&p.atoms),
+                moves: betza::describe(&p.atoms)
+                    .into_iter()
+                    .chain(region_moves(v, i))
+                    .collect(),
                 royal: royal_mask >> i & 1 != 0,
             }
         })

@@ -106,6 +106,29 @@ async fn variants_are_listed_and_described_from_their_files() {
             .contains("(2,1) leaper"),
         "{knight}"
     );
+    // The Pass games' Soldier moves by quarter: its legend says how.
+    let (_, xiang) = app.get("/api/variants/xiang-aikou").await;
+    let soldier = xiang["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["letter"] == "S")
+        .unwrap();
+    let lines: Vec<&str> = soldier["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    let diagonal = lines
+        .iter()
+        .find(|l| l.starts_with("As frW "))
+        .expect("frW line");
+    assert!(
+        diagonal.contains("Red on red diagonal (forward north)"),
+        "{diagonal}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("As W ")), "{lines:?}");
     let (s, e) = app.get("/api/variants/nope").await;
     assert_eq!((s, code(&e)), (StatusCode::NOT_FOUND, "variant_not_found"));
 }
