@@ -4,13 +4,15 @@
 //! Each is plain data compiled from its part of the variant file.
 
 use super::def::{FacingDef, RegionMovesDef, RiversDef, SwapDef};
-use super::{Compiler, PieceKind, Player, TypeMask, VResult, VariantError, MAX_PLAYERS};
+use super::{Army, Compiler, PieceKind, Player, TypeMask, VResult, VariantError, MAX_PLAYERS};
 use crate::betza::{self, Atom, Reach};
 use crate::geometry::{CellSet, Orientation};
 use crate::rivers::{Rivers, Section};
 
-/// Looks up piece letters and player names while a file is compiled.
+/// Looks up army names, piece letters and player names while a file is
+/// compiled.
 pub(super) struct Names<'a> {
+    pub armies: &'a [Army],
     pub players: &'a [Player],
     pub pieces: &'a [PieceKind],
 }
@@ -28,6 +30,15 @@ impl Names<'_> {
             m |= 1 << t;
         }
         Ok(m)
+    }
+
+    /// The index of the army called `name`.
+    pub fn army(&self, key: &str, name: &str) -> VResult<u8> {
+        self.armies
+            .iter()
+            .position(|a| a.name == name)
+            .map(|i| i as u8)
+            .ok_or_else(|| VariantError::at(key, format!("no army named `{name}`")))
     }
 
     /// The index of the player called `name`.
