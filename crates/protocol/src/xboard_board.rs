@@ -46,10 +46,18 @@ pub struct XboardVariant {
 }
 
 /// Slots for pieces XBoard knows nothing about, fairy types first so that
-/// the standard glyphs keep their meaning.
+/// the standard glyphs keep their meaning, and last the types XBoard
+/// treats specially whatever their moves (see [`SPECIAL_SLOTS`]).
 const FREE_ORDER: [usize; 20] = [
-    5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 1, 2, 3, 4,
+    5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 20, 1, 2, 3, 4, 17, 19, 18,
 ];
+
+/// XBoard's types with rules of their own even when a `piece` command
+/// gives their moves: the Falcon (`V`) and Cobra (`S`) are wild cards when
+/// XBoard matches a move to a piece, and the Lance (`L`) promotes on the
+/// last rank like a Pawn (XBoard turns a Lance's move there into a
+/// promotion to nothing). No piece gets one by its letter.
+const SPECIAL_SLOTS: [usize; 3] = [17, 18, 19];
 
 impl XboardVariant {
     /// Maps the variant's pieces to XBoard's types, per colour: the pawn
@@ -249,7 +257,9 @@ fn assign_slots(v: &Variant, army: u8) -> Option<Vec<usize>> {
     }
     for (t, p) in v.pieces.iter().enumerate() {
         if let Some(s) = SLOTS[..KING_SLOT].iter().position(|(c, _)| *c == p.letter) {
-            assign(t, s);
+            if !SPECIAL_SLOTS.contains(&s) {
+                assign(t, s);
+            }
         }
     }
     for t in 0..n {
@@ -260,21 +270,33 @@ fn assign_slots(v: &Variant, army: u8) -> Option<Vec<usize>> {
     (!slot.contains(&usize::MAX)).then_some(slot)
 }
 
-/// The piece XBoard should treat as an army's King (XBoard needs one to
-/// judge moves): the type that castles, or else the first type the army
-/// must retain.
+/// The piece XBoard should treat as an army's King (XBoard judges checks
+/// against it and castles with it): the type that castles, or else the
+/// first type the army must retain, if it moves exactly like a King.
+/// XBoard plays any sideways King move of two or more cells as castling
+/// (it also moves the first piece beyond the King's target, rook or not)
+/// and refuses promotions to the King, so a royal piece that slides (Magna
+/// Carta's Marshal, Caïssa Britannia's Queen) takes an ordinary type: that
+/// side then has no King in XBoard, which judges its moves without checks.
 fn royal_type(v: &Variant, army: u8) -> Option<usize> {
-    if let Some((k, _)) = v
+    let castles = v
         .rules
         .castling
         .iter()
         .filter(|c| c.army == army)
         .find_map(|c| c.pieces)
-    {
-        return Some(k as usize);
-    }
-    let m = v.rules.royal.as_ref()?.must_retain[army as usize];
-    (m != 0).then(|| m.trailing_zeros() as usize)
+        .map(|(k, _)| k as usize);
+    let k = match castles {
+        Some(k) => k,
+        None => {
+            let m = v.rules.royal.as_ref()?.must_retain[army as usize];
+            if m == 0 {
+                return None;
+            }
+            m.trailing_zeros() as usize
+        }
+    };
+    (xboard_betza(&v.pieces[k].betza) == "K").then_some(k)
 }
 
 /// Our Betza in XBoard's dialect: a rider written as a doubled atom
@@ -318,28 +340,24 @@ mod tests {
     }
 
     #[test]
-    fn magna_carta_white_marshal_is_xboards_king() {
-        // XBoard judges no move of a side without a King: White's Marshal
-        // (royal while single) takes that type, with its own moves; the
-        // Cardinal is XBoard's Archbishop; Black's Marshal and Cardinal
-        // (by promotion) are Chancellor and Archbishop.
+    fn magna_carta_sliding_royals_are_not_xboards_king() {
+        // White's Marshal (royal while single) slides, so it is XBoard's
+        // Chancellor, not its King (XBoard would take its sideways slides
+        // for castling and refuse promotions to it); the Cardinal is
+        // XBoard's Archbishop. Black's castling King is XBoard's King.
         let v = embedded::variant("magna-carta").unwrap();
         let x = XboardVariant::new(&v).unwrap();
         assert_eq!(
             x.piece_to_char(&v),
-            "PNBRQ..C..K..........Mpnbrq..cm............k"
+            "PNBRQ..CM.K...........pnbrq..cm............k"
         );
         assert_eq!(
             x.setup_command(&v),
-            "setup (PNBRQ..C..K..........Mpnbrq..cm............k) 8x8+0_fairy \
+            "setup (PNBRQ..CM.K...........pnbrq..cm............k) 8x8+0_fairy \
              rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBMCBNR w kq - 0 1"
         );
         let commands = x.piece_commands(&v);
-        assert!(commands.contains(&"piece M RN".to_string()), "{commands:?}");
-        assert!(
-            !commands.iter().any(|c| c.starts_with("piece C")),
-            "{commands:?}"
-        );
+        assert_eq!(commands, ["piece P& fmWfceFifmnD"]);
     }
 
     #[test]
@@ -347,12 +365,15 @@ mod tests {
         let v = embedded::variant("caissa-britannia").unwrap();
         let x = XboardVariant::new(&v).unwrap();
         let table = x.piece_to_char(&v);
-        // The royal Queen is XBoard's King; the Prince Consort (mQcK)
-        // takes a fairy type, not XBoard's Queen.
-        assert_eq!(&table[21..22], "Q");
-        assert_eq!(&table[4..5], ".");
+        // The royal Queen slides: XBoard's Queen, and no King. The Prince
+        // Consort (mQcK) takes a fairy type; the Lion (L) not XBoard's
+        // Lance, which would promote on the last rank.
+        assert_eq!(table, "PNBRQKL.........D...U.pnbrqkl.........d...u.");
         let commands = x.piece_commands(&v);
-        assert!(commands.contains(&"piece Q& Q".to_string()), "{commands:?}");
+        assert!(
+            !commands.iter().any(|c| c.starts_with("piece Q")),
+            "{commands:?}"
+        );
         assert!(
             commands.contains(&"piece D& A0D0".to_string()),
             "{commands:?}"
