@@ -82,24 +82,26 @@ fn table(r: &MatchReport) -> Result<(), String> {
     let n = r.scores.len();
     let elo = r.elo();
     let rows = [
-        (&r.names[0], r.score(), r.wins, r.losses, elo),
+        (&r.names[0], r.score(), r.wins, r.losses, r.firsts[0], elo),
         (
             &r.names[1],
             1.0 - r.score(),
             r.losses,
             r.wins,
+            r.firsts[1],
             elo.reversed(),
         ),
     ];
-    for (name, score, won, lost, elo) in rows {
+    for (name, score, won, lost, firsts, elo) in rows {
         outln!(
-            "{:<width$} {:>6} {:>6.1}% {:>5} {:>5} {:>5}  {}",
+            "{:<width$} {:>6} {:>6.1}% {:>5} {:>5} {:>5} {:>6}  {}",
             name,
             n,
             score * 100.0,
             won,
             r.draws,
             lost,
+            format!("{firsts:.1}").trim_end_matches(".0"),
             elo.text()
         );
     }

@@ -85,6 +85,20 @@ fn selfplay_prints_a_table_with_elo() {
     assert!(stdout.contains("Elo (95% interval)"), "{stdout}");
     assert!(stdout.contains("search:depth=2"), "{stdout}");
     assert!(stdout.contains("illegal moves: 0"), "{stdout}");
+    // Each row: name, games, score, won, drawn, lost, firsts, Elo. In a
+    // two-player game the first places are the wins plus half the draws.
+    for line in stdout
+        .lines()
+        .filter(|l| l.starts_with("search:") || l.starts_with("random"))
+    {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let num = |i: usize| f[i].parse::<f64>().unwrap_or_else(|_| panic!("{line}"));
+        assert_eq!(num(6), num(3) + num(4) / 2.0, "{line}");
+        assert!(
+            f[7].starts_with('+') || f[7].starts_with('-') || f[7] == "0",
+            "{line}"
+        );
+    }
 }
 
 #[test]
