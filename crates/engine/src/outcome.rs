@@ -90,14 +90,19 @@ impl Position {
     }
 
     /// How many times the current position occurred before (same player to
-    /// move, within the moves since the last irreversible one).
+    /// move). The scan goes back to the last capture or player going out:
+    /// before those there were more pieces or players. It does not stop at
+    /// a pawn's move, which resets the no-progress counter but need not be
+    /// irreversible (a Pass game's Soldier steps back in a far quarter).
     pub fn repetitions(&self) -> usize {
-        let n = self.history.len();
-        let window = (self.halfmove as usize).min(n);
-        self.history[n - window..]
-            .iter()
-            .filter(|u| u.key == self.key)
-            .count()
+        let mut count = 0;
+        for u in self.history.iter().rev() {
+            count += (u.key == self.key) as usize;
+            if u.captured != 0 || u.out != self.out {
+                break;
+            }
+        }
+        count
     }
 
     /// Can players leave the game one by one (drop-out, elimination)?

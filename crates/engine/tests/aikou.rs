@@ -586,3 +586,28 @@ player = "Red""#,
         assert!(e.message.contains(message), "{to}: {e}");
     }
 }
+
+/// A Soldier in the opposite quarter steps back and forth (a Wazir there):
+/// its moves reset the no-progress counter, yet threefold repetition still
+/// ends the game (the scan for repeated positions stops only at a capture
+/// or a player going out). Seen in a game between AIs in the web app.
+#[test]
+fn reversible_soldier_moves_still_repeat() {
+    let v = embedded::variant("xiang-aikou").unwrap();
+    let start = "10/1bGbA3oS3/1bA4bC3/3bR6/10/4oR5/5rR4/1rA8/1rGrA4oAoG1/6rE3 b - - 0 293 out=g";
+    let mut p = Position::from_string(v, start).unwrap();
+    let cycle = ["g8g6", "f4f6", "g9h9", "g6g8", "f6f4", "h9g9"];
+    for round in 0..2 {
+        for (i, m) in cycle.iter().enumerate() {
+            assert_eq!(p.outcome(), None, "round {round}, before {m}");
+            let mv = p.parse_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+            p.make(mv);
+            if i == 2 {
+                // A Soldier moved: the counter starts again.
+                assert_eq!(p.halfmove_clock(), 0);
+            }
+        }
+    }
+    assert_eq!(p.repetitions(), 2);
+    assert_eq!(p.outcome().map(|o| o.reason), Some(EndReason::Repetition));
+}
