@@ -8,6 +8,27 @@ use crate::position::{army_of, kind_of, Position};
 use crate::tables::Travel;
 use crate::variant::{Attackers, PieceType, TypeMask};
 
+/// Which moves may checkmate another player (see `mate_exposure`).
+#[derive(Default)]
+struct MateCells {
+    /// Another player's royal piece is capturable by the next player
+    /// already: every move that does not block checkmates them.
+    every_move: bool,
+    leave: CellSet,
+    enter: CellSet,
+}
+
+impl MateCells {
+    /// Might this move put a player out by checkmate? Special moves are
+    /// not judged here: they may.
+    fn may_mate(&self, m: Move, simple: bool) -> bool {
+        self.every_move
+            || !simple
+            || self.leave.contains(m.from)
+            || self.enter.contains(m.to)
+    }
+}
+
 /// What `push_special` needs to know about the piece being moved.
 struct PushSite {
     player: usize,
@@ -759,17 +780,21 @@ impl Position {
         } else {
             CellSet::EMPTY
         };
+        let mates = self.mate_exposure(army, royals);
+        // A royal piece that moves may stand where a checkmated army's
+        // leaving exposes it, whatever shielded it where it stood.
+        let royal_moves_full = self.variant.rules.elimination.capturable_royal;
         list.retain(|m| {
             let simple = matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
                 && !decisive.contains(m.to);
             let quiet_path = fast && simple && !leave.contains(m.from) && !enter.contains(m.to);
-            if royals.contains(m.from) {
-                // A royal piece never takes an enemy royal piece ("a Queen
-                // may never capture the other Queen"): only a set-up
-                // position can offer it.
+            let royal_move = royals.contains(m.from);
+            // A royal piece never takes an enemy royal piece ("a Queen may
+            // never capture the other Queen"): only a set-up position can
+            // offer it.
+            if royal_move && no_royal_capture {
                 let t = self.board[m.to as usize];
-                if no_royal_capture
-                    && t != 0
+                if t != 0
                     && army_of(t) != army
                     && self
                         .royal_cells(army_of(t))
@@ -777,6 +802,19 @@ impl Position {
                 {
                     return false;
                 }
+            }
+            if royal_move && royal_moves_full {
+                if passing && !self.royal_step_safe(m.from, m.to, attackers, true) {
+                    return false;
+                }
+                return self.full_test(m, royals, attackers, false);
+            }
+            if let Some(mates) = &mates {
+                if mates.may_mate(m, simple) {
+                    return self.full_test(m, royals, attackers, false);
+                }
+            }
+            if royal_move {
                 if simple && (lone_royal || quiet_path) {
                     return self.royal_step_safe(m.from, m.to, attackers, passing);
                 }
@@ -786,16 +824,99 @@ impl Position {
             } else if quiet_path {
                 return true;
             }
-            self.full_test(m, royals, attackers)
+            self.full_test(m, royals, attackers, true)
         });
     }
 
+    /// Under the checkmate ruling (`elimination.capturable_royal`): a move
+    /// that checkmates another player makes their army leave, which may
+    /// open a line to the mover's own royal piece. `None` when no army
+    /// leaving can expose the mover (the usual case: no third army's piece
+    /// stands between the mover's royal pieces and the next player's line
+    /// pieces); otherwise the cells whose leaving or entering may checkmate
+    /// someone, so that those moves take the full test.
+    fn mate_exposure(&self, army: u8, royals: CellSet) -> Option<MateCells> {
+        let v = &*self.variant;
+        if !v.rules.elimination.capturable_royal {
+            return None;
+        }
+        let next = self.next_player(self.to_move) as usize;
+        let next_army = v.players[next].army;
+        if !self.shield_of_others(army, next_army, royals, next) {
+            return None;
+        }
+        let mut mates = MateCells::default();
+        for q in self.players_in() {
+            let q_army = v.players[q].army;
+            if q == self.to_move as usize || q == next || q_army == army {
+                continue;
+            }
+            let Some(theirs) = self.royal_cells(q_army) else {
+                continue;
+            };
+            if theirs.iter().any(|c| self.is_attacked_by(c, next)) {
+                mates.every_move = true;
+                return Some(mates);
+            }
+            let (leave, enter) = self.exposure_cells(army, theirs, 1 << next);
+            mates.leave = mates.leave.union(&leave);
+            mates.enter = mates.enter.union(&enter);
+        }
+        Some(mates)
+    }
+
+    /// Could removing the pieces of armies other than `army` and
+    /// `next_army` open an attack of `next` on one of `royals`? A cautious
+    /// answer: a third army's piece on a line from a royal piece with a
+    /// line piece of `next` anywhere beyond it, or on the blocking cell of
+    /// one of `next`'s lame leaps, or any facing line.
+    fn shield_of_others(&self, army: u8, next_army: u8, royals: CellSet, next: usize) -> bool {
+        let v = &*self.variant;
+        let t = &v.tables;
+        let at = &t.attacks[next];
+        let third = |c: Cell| {
+            let code = self.board[c as usize];
+            code != 0 && army_of(code) != army && army_of(code) != next_army
+        };
+        for r in royals.iter() {
+            for l in &at.lines {
+                let types = l.slide | l.hop | l.limited[0].0 | l.limited[1].0;
+                let mut shielded = false;
+                for &c in t.ray(l.vector, r) {
+                    if third(c) {
+                        shielded = true;
+                    } else if shielded && self.type_bit(c, next_army) & types != 0 {
+                        return true;
+                    }
+                }
+            }
+            let (s, e) = at.leap_index[r as usize];
+            for la in &at.leaps[s as usize..e as usize] {
+                let lame = &t.cells[la.lame_start as usize..][..la.lame_len as usize];
+                if la.types & self.type_bit(la.from, next_army) != 0
+                    && lame.iter().any(|&c| third(c))
+                {
+                    return true;
+                }
+            }
+            if v.rules.facing.is_some() {
+                for &l in &t.facing_lines {
+                    if t.ray(l, r).iter().any(|&c| third(c)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
     /// The legality test of the moves no shortcut decides: a swap on the
-    /// board alone, anything else made, tested and unmade. Kept out of
+    /// board alone (`board_swap`: when no checkmate can follow it),
+    /// anything else made, tested and unmade. Kept out of
     /// line: the filter's loop stays small for the common moves.
     #[inline(never)]
-    fn full_test(&mut self, m: Move, royals: CellSet, attackers: u8) -> bool {
-        if m.kind == MoveKind::Swap {
+    fn full_test(&mut self, m: Move, royals: CellSet, attackers: u8, board_swap: bool) -> bool {
+        if board_swap && m.kind == MoveKind::Swap {
             return self.swap_safe(m, royals, attackers);
         }
         let army = self.army_to_move();

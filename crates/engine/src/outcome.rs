@@ -112,9 +112,22 @@ impl Position {
     }
 
     /// The players who are out, last out first: they rank below everyone
-    /// still in, the first to go out last.
+    /// still in, the first to go out last. Players put out in one step
+    /// (checkmated together) share a place: they went out with the same
+    /// number of other players still in, which no two steps share.
     fn out_last_first(&self) -> impl Iterator<Item = Vec<usize>> + '_ {
-        self.out_order().iter().rev().map(|&p| vec![p as usize])
+        let mut places: Vec<Vec<usize>> = Vec::new();
+        for &p in self.out_order().iter().rev() {
+            let others = self.out_others[p as usize];
+            match places.last_mut() {
+                Some(place) if self.out_others[place[0]] == others => place.push(p as usize),
+                _ => places.push(vec![p as usize]),
+            }
+        }
+        for place in &mut places {
+            place.sort_unstable();
+        }
+        places.into_iter()
     }
 
     /// Is a game where players go out over because few are left: one

@@ -446,10 +446,13 @@ impl Position {
 
     /// After a move (a drop-out included): first, players whose army is
     /// gone (`empty_army`) or whose royal type was captured
-    /// (`capturable_royal`) are out at once; then every player whose royal
-    /// piece the next player still in could capture is checkmated. The
-    /// checkmates are judged together on the position the move left, and
-    /// the armies of the players out leave the board afterwards.
+    /// (`capturable_royal`) are out at once. Then the checkmate ruling
+    /// (rules/README.md): every player whose royal piece the next player
+    /// could capture is checkmated and their army leaves; armies leaving
+    /// can open lines, so this repeats until no royal piece is capturable
+    /// by the player to move. Players checkmated in one step share their
+    /// place. `mover_exposed` records whether the mover's own royal piece
+    /// was capturable at any step (the move is then illegal).
     fn eliminate(&mut self, rule: crate::variant::Elimination) {
         self.mover_exposed = None;
         let me = self.to_move;
@@ -470,28 +473,34 @@ impl Position {
             return;
         }
         let next = self.next_player(me);
-        n_dead = 0;
-        for q in (0..n).filter(|&q| q != me && q != next && self.out >> q & 1 == 0) {
-            let army = self.variant.players[q as usize].army;
-            let mated = self
-                .royal_cells(army)
-                .is_some_and(|r| r.iter().any(|c| self.is_attacked_by(c, next as usize)));
-            if mated {
-                dead[n_dead] = q;
-                n_dead += 1;
+        let my_army = self.variant.players[me as usize].army;
+        let mover_in = self.out >> me & 1 == 0;
+        let mut exposed = false;
+        loop {
+            if mover_in {
+                let attackers = match self.variant.rules.royal.as_ref().map(|r| r.attackers) {
+                    Some(crate::variant::Attackers::Next) => 1 << next,
+                    _ => self.variant.hostile_players[my_army as usize] & !self.out,
+                };
+                exposed |= self.royal_exposed(my_army, attackers);
             }
+            n_dead = 0;
+            for q in (0..n).filter(|&q| q != me && q != next && self.out >> q & 1 == 0) {
+                let army = self.variant.players[q as usize].army;
+                let mated = self
+                    .royal_cells(army)
+                    .is_some_and(|r| r.iter().any(|c| self.is_attacked_by(c, next as usize)));
+                if mated {
+                    dead[n_dead] = q;
+                    n_dead += 1;
+                }
+            }
+            if n_dead == 0 {
+                break;
+            }
+            self.put_out(&dead[..n_dead]);
         }
-        if n_dead > 0 {
-            // Their armies leaving may open lines to the mover's royal
-            // piece; it is judged, like theirs, on the position before.
-            let army = self.variant.players[me as usize].army;
-            let attackers = match self.variant.rules.royal.as_ref().map(|r| r.attackers) {
-                Some(crate::variant::Attackers::Next) => 1 << next,
-                _ => self.variant.hostile_players[army as usize] & !self.out,
-            };
-            self.mover_exposed = Some(self.royal_exposed(army, attackers));
-        }
-        self.put_out(&dead[..n_dead]);
+        self.mover_exposed = Some(exposed);
     }
 
     /// Puts players out of the game; the army of each leaves the board

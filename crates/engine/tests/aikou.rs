@@ -611,3 +611,49 @@ fn reversible_soldier_moves_still_repeat() {
     assert_eq!(p.repetitions(), 2);
     assert_eq!(p.outcome().map(|o| o.reason), Some(EndReason::Repetition));
 }
+
+// The checkmate ruling (rules/README.md): the test repeats while armies
+// leaving uncover Kings; a move is illegal if the mover's King is
+// capturable at any step; players checkmated in one step share a place.
+
+#[test]
+fn a_leaving_army_takes_away_a_cannon_screen() {
+    // Orange to move (Green out), Blue next. Blue's Pawn i7 takes toward
+    // the east in Green's quarter, so it could capture Red's King j6
+    // whatever Orange does: Red is checkmated and its army leaves, its
+    // Cannon h7 included. Blue's Cannon h8 then has exactly one screen
+    // (its own Bishop h6) on the h-file down to Orange's King h1: Orange
+    // may not leave its King there, nor take the Bishop (a Knight on h6
+    // is a screen too). Before the ruling Orange had 49 moves and Blue
+    // then captured the King outright.
+    let fen = "2rR1bA3rR1/1oP5rP2/bK3oP2bCbP1/4rPbPbPrCbP1/4bNrP1bBbPrK/rP5rA3/1rPoN3oN3/6oB3/8oP1/2oP4oK2 o - - 0 1 out=g";
+    let mut p = common::pos("yang-aikou", fen);
+    // Off the h-file, or a blocker on h2 or h4 (two screens then).
+    assert_all_moves(
+        &mut p,
+        &["h1g1", "h1i1", "h1g2", "i2h2", "g3h4", "g3h2", "g4h2"],
+    );
+    assert!(p.play("g4h6").is_err(), "a Knight on h6 is still one screen");
+    p.play("h1g1").unwrap();
+    assert_eq!(p.out_order(), [2, 0], "Red is checkmated");
+    // Two players are left: the game ends, Blue (to move) first.
+    let o = p.outcome().expect("two players left");
+    assert_eq!(o.reason, EndReason::PlayersLeft);
+    assert_eq!(o.ranking, vec![vec![3], vec![1], vec![0], vec![2]]);
+}
+
+#[test]
+fn players_checkmated_in_one_step_share_their_place() {
+    // Orange's Rook e10 sees both Green's King j10 and Blue's King a10
+    // along rank 10. Whatever Red plays, Orange is next: Green and Blue
+    // are checkmated in one step, two players are left and the game ends
+    // with Orange first, Red second, and Green and Blue sharing the last
+    // place (series scores 3, 2, 0, 0).
+    let pieces = [("a1", "rK"), ("j1", "oK"), ("e10", "oR"), ("j10", "gK"), ("a10", "bK")];
+    let mut p = pos("yang-aikou", &pieces, 'r', "");
+    p.play("a1b1").unwrap();
+    assert_eq!(p.to_move(), 1);
+    let o = p.outcome().expect("two players left");
+    assert_eq!(o.ranking, vec![vec![1], vec![0], vec![2, 3]]);
+    assert_eq!(p.series_scores(), Some(vec![2, 3, 0, 0]));
+}

@@ -211,7 +211,7 @@ fn random_game(
         if rp.game_over() {
             let o = eng.outcome().expect("game over");
             assert_eq!(o.reason, EndReason::PlayersLeft, "{}", ctx(&line));
-            let ranking: Vec<usize> = o.ranking.iter().flatten().copied().collect();
+            let ranking = o.ranking;
             if ranking != rp.ranking() {
                 return Some(format!(
                     "{}: ranking: engine {ranking:?}, reference {:?}",

@@ -328,3 +328,59 @@ fn position_strings_round_trip() {
     let s = "3/3/3/2bK6/9/2rR6/3/3/rK2 r - - 0 1 out=og";
     assert_eq!(common::pos("los-alamos", s).to_string(), s);
 }
+
+// The checkmate ruling (rules/README.md): after a move, every King the
+// player now to move could capture is checkmated; armies leaving can open
+// lines, so the test repeats; a move is illegal if the mover's King is
+// capturable at any step.
+
+#[test]
+fn a_checkmate_uncovers_the_next_king() {
+    // Ariana. Orange's King steps i5i6; Green is next. Green's Rook e9
+    // sees Red's King e6: Red is checkmated and its army leaves. Then the
+    // Rook sees on through e5 to Blue's King e4: Blue is checkmated too,
+    // one step later. Green is to move, with Red and Blue out.
+    let mut p = common::pos("ariana", "1gRgK/3/3/4rK4/8oK/4bK4/3/3/3 o - - 0 1");
+    p.play("i5i6").unwrap();
+    assert_eq!(p.out_order(), [0, 3]);
+    assert_eq!(p.to_move(), 2);
+    assert!(p.army_cells(0).is_empty() && p.army_cells(3).is_empty());
+    assert_eq!(p.to_string(), "1gRgK/3/3/8oK/9/9/3/3/3 g - - 0 1 out=rb");
+    // Taking the move back restores both armies and the players.
+    p.unmake();
+    assert_eq!(p.to_string(), "1gRgK/3/3/4rK4/8oK/4bK4/3/3/3 o - - 0 1");
+}
+
+#[test]
+fn a_move_may_not_expose_ones_king_through_a_checkmate() {
+    // Ariana. Whatever Orange plays, Green's Rook e9 checkmates Red's King
+    // e6, and Red's Bishop g4 leaves with its army. Then Green's Queen d4
+    // sees along rank 4 to whatever stands on h4 or i4: Orange's King may
+    // not stay on rank 4 (i4h4 and the Pawn's g5f5 are illegal), only
+    // step off it.
+    let mut p = common::pos(
+        "ariana",
+        "1gRgK/3/3/4rK4/bK5oP2/3gQ2rB1oK/3/3/3 o - - 0 1",
+    );
+    assert_all_moves(&mut p, &["i4i5", "i4h5"]);
+    assert!(p.play("i4h4").is_err());
+}
+
+#[test]
+fn a_checkmate_may_expose_the_mover_on_another_line() {
+    // Sylvia, Blue out. Green's Queen e5 sees Red's King e1 down the
+    // e-file: unless Orange blocks it, Red is checkmated and its Knight h5
+    // leaves, opening rank 5 from the Queen to Orange's King i5. Legal:
+    // block the e-file (Rook i4e4, Bishop h6e3), block rank 5 (Bishop
+    // h6g5) or step off it (King i5h4). h6d2 takes a Bishop but blocks
+    // nothing: illegal.
+    let fen = "gRgKgR/2gB/gN2/7oBoR/4gQ2rNoK/1gB1rN4oR/3/rB1rB/rRrKrR o - - 0 1 out=b";
+    let mut p = common::pos("sylvia", fen);
+    assert_all_moves(&mut p, &["i4e4", "h6e3", "h6g5", "i5h4"]);
+    assert!(p.play("h6d2").is_err());
+    assert_eq!(p.to_string(), fen, "a refused move changes nothing");
+    // Blocking the e-file: nobody is checkmated.
+    p.play("h6e3").unwrap();
+    assert!(p.out_order() == [3]);
+    assert_eq!(p.to_move(), 2);
+}

@@ -27,10 +27,10 @@
 //! - Elimination as in Mini Fivequarters (tests/common/fivequarters_ref.rs,
 //!   whose readings this shares): after every move a player whose King is
 //!   gone is out at once; then every King the next player could capture is
-//!   checkmated, all judged together, and the armies leave. A move is
-//!   legal when the mover is not among them (its King judged with the
-//!   others, before their armies leave: their leaving may open a line to
-//!   it, and the next player may then take it). A player with no legal
+//!   checkmated, all judged together, and the armies leave; this repeats
+//!   while armies leaving let the next player capture another King (the
+//!   checkmate ruling, rules/README.md). A move is legal when the mover is
+//!   never among them. A player with no legal
 //!   move plays `out`. "Could capture" obeys the River, fortress and promotion
 //!   rules like a move; Generals facing along an open rank or file could
 //!   capture each other. The game ends when two players are left.
@@ -972,29 +972,36 @@ impl Pos {
         };
         p.to_move = next;
         // Checkmate: every King the next player could capture, judged on
-        // this position, all at once; the armies leave afterwards.
-        let threats = if self.bug == Bug::EveryoneThreatens {
-            p.players_in()
-        } else {
-            vec![next]
-        };
-        let reach: Vec<(usize, Vec<Cell>)> = threats.iter().map(|&t| (t, p.reach(t))).collect();
-        let victims: Vec<usize> = (1..4)
-            .map(|k| (next + k) % 4)
-            .filter(|&q| !p.is_out(q))
-            .filter(|&q| {
-                p.king_of(q)
-                    .is_some_and(|c| reach.iter().any(|(t, r)| *t != q && r.contains(&c)))
-            })
-            .collect();
-        p.remove(&victims);
+        // this position, all at once; the armies leave, and the test
+        // repeats on what is left.
+        loop {
+            let threats = if self.bug == Bug::EveryoneThreatens {
+                p.players_in()
+            } else {
+                vec![next]
+            };
+            let reach: Vec<(usize, Vec<Cell>)> =
+                threats.iter().map(|&t| (t, p.reach(t))).collect();
+            let victims: Vec<usize> = (1..4)
+                .map(|k| (next + k) % 4)
+                .filter(|&q| !p.is_out(q))
+                .filter(|&q| {
+                    p.king_of(q)
+                        .is_some_and(|c| reach.iter().any(|(t, r)| *t != q && r.contains(&c)))
+                })
+                .collect();
+            if victims.is_empty() {
+                break;
+            }
+            p.remove(&victims);
+        }
         p
     }
 
     /// The legal moves: none once the game is over; `Out` alone when the
     /// player to move has none. A move is legal when the mover is still in
-    /// afterwards: its King, judged with the others on the position the
-    /// move left, is not capturable by the next player.
+    /// afterwards: its King was capturable by the next player at no step of
+    /// the checkmate test.
     pub fn legal(&self) -> Vec<Mv> {
         if self.game_over() {
             return Vec::new();
@@ -1015,12 +1022,28 @@ impl Pos {
 
     /// The ranking once the game is over: the player about to move (whose
     /// threat delivered the last checkmate), the other player in, then the
-    /// players out, the last out first.
-    pub fn ranking(&self) -> Vec<usize> {
-        let mut v = vec![self.to_move];
-        v.extend(self.players_in().into_iter().filter(|&p| p != self.to_move));
-        v.extend(self.out.iter().rev().map(|&(p, _)| p));
-        v
+    /// players out, the last out first; players put out in one step (with
+    /// the same number of others still in) share a place.
+    pub fn ranking(&self) -> Vec<Vec<usize>> {
+        let mut places = vec![vec![self.to_move]];
+        places.extend(
+            self.players_in()
+                .into_iter()
+                .filter(|&p| p != self.to_move)
+                .map(|p| vec![p]),
+        );
+        let mut i = self.out.len();
+        while i > 0 {
+            let others = self.out[i - 1].1;
+            let mut place = Vec::new();
+            while i > 0 && self.out[i - 1].1 == others {
+                place.push(self.out[i - 1].0);
+                i -= 1;
+            }
+            place.sort();
+            places.push(place);
+        }
+        places
     }
 
     /// Series scores once the game is over: the winner 3, the others 3

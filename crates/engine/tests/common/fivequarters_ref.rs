@@ -18,17 +18,18 @@
 //!   project states them: a player with no legal move plays `out` and
 //!   leaves, with their army; after every move (`out` included: the rules
 //!   say "after every move"), every King the next player could capture is
-//!   checkmated, judged on the position the move left, all at once, the
-//!   armies removed afterwards; "could capture" obeys the camp rule and
-//!   the Pawn's rule like a move does, but not the capturer's own King
-//!   safety; a kingless army (Electra, Minerva) whose last piece is
-//!   captured is out at once; the game ends when one player remains.
-//! - A King can be captured after all: the armies of the Kings the next
-//!   player could capture are removed only after the test, which may open
-//!   a line from the next player to another King, and the next player may
-//!   take it. The rules do not say what follows; the project's reading:
-//!   the player is out at once, like a kingless army that lost its last
-//!   piece, before the next player is determined.
+//!   checkmated, judged on the position the move left, all at once, and
+//!   the armies leave; this repeats while armies leaving let the next
+//!   player capture another King (rules/README.md, the checkmate ruling);
+//!   a move is legal when the mover's own King is never among them;
+//!   "could capture" obeys the camp rule and the Pawn's rule like a move
+//!   does, but not the capturer's own King safety; a kingless army
+//!   (Electra, Minerva) whose last piece is captured is out at once; the
+//!   game ends when one player remains.
+//! - So a King is never captured by a move, except from a set-up position
+//!   that already offers one: that player is then out at once, like a
+//!   kingless army that lost its last piece, before the next player is
+//!   determined.
 
 /// A cell's content: `(player, upper-case letter)`.
 pub type Sq = Option<(usize, char)>;
@@ -168,6 +169,7 @@ impl Game {
             board,
             to_move: 0,
             out: Vec::new(),
+            out_step: Vec::new(),
             bug: Bug::None,
         }
     }
@@ -198,6 +200,9 @@ pub struct Pos {
     pub to_move: usize,
     /// Players out, in the order they went out.
     pub out: Vec<usize>,
+    /// For each player out, the step that put them out: players
+    /// checkmated in one step share a place.
+    pub out_step: Vec<usize>,
     pub bug: Bug,
 }
 
@@ -333,6 +338,7 @@ impl Pos {
             game,
             board,
             to_move,
+            out_step: (0..out.len()).collect(),
             out,
             bug: Bug::None,
         })
@@ -538,10 +544,19 @@ impl Pos {
 
     /// A player leaves: out, and their army leaves the board.
     fn remove(&mut self, p: usize) {
-        for c in self.army(p) {
-            self.set(c, None);
+        self.remove_together(&[p]);
+    }
+
+    /// Players leave in one step (checkmated together).
+    fn remove_together(&mut self, players: &[usize]) {
+        let step = self.out_step.last().map_or(0, |s| s + 1);
+        for &p in players {
+            for c in self.army(p) {
+                self.set(c, None);
+            }
+            self.out.push(p);
+            self.out_step.push(step);
         }
-        self.out.push(p);
     }
 
     /// The first player after `me` in turn order still in (`me` itself
@@ -586,34 +601,38 @@ impl Pos {
         };
         p.to_move = next;
         // Checkmate: every King the next player could capture, judged on
-        // this position, all at once; the armies leave afterwards.
+        // this position, all at once; the armies leave, and the test
+        // repeats on what is left.
         if kings {
-            let threats = if self.bug == Bug::EveryoneThreatens {
-                p.players_in()
-            } else {
-                vec![next]
-            };
-            // Where each threatening player's moves could end.
-            let reach: Vec<(usize, Vec<(i32, i32)>)> = threats
-                .iter()
-                .map(|&t| (t, p.candidates(t).iter().filter_map(destination).collect()))
-                .collect();
-            let mut victims = Vec::new();
-            for k in 1..=4 {
-                let q = (next + k) % 4;
-                if q == next || p.is_out(q) {
-                    continue;
-                }
-                let hit = p
-                    .kings_of(q)
+            loop {
+                let threats = if self.bug == Bug::EveryoneThreatens {
+                    p.players_in()
+                } else {
+                    vec![next]
+                };
+                // Where each threatening player's moves could end.
+                let reach: Vec<(usize, Vec<(i32, i32)>)> = threats
                     .iter()
-                    .any(|c| reach.iter().any(|(t, cells)| *t != q && cells.contains(c)));
-                if hit {
-                    victims.push(q);
+                    .map(|&t| (t, p.candidates(t).iter().filter_map(destination).collect()))
+                    .collect();
+                let mut victims = Vec::new();
+                for k in 1..=4 {
+                    let q = (next + k) % 4;
+                    if q == next || p.is_out(q) {
+                        continue;
+                    }
+                    let hit = p
+                        .kings_of(q)
+                        .iter()
+                        .any(|c| reach.iter().any(|(t, cells)| *t != q && cells.contains(c)));
+                    if hit {
+                        victims.push(q);
+                    }
                 }
-            }
-            for q in victims {
-                p.remove(q);
+                if victims.is_empty() {
+                    break;
+                }
+                p.remove_together(&victims);
             }
         }
         p
@@ -644,11 +663,22 @@ impl Pos {
     }
 
     /// The final ranking once the game is over: the last player in, then
-    /// the players out, the last out first.
-    pub fn ranking(&self) -> Vec<usize> {
-        let mut v = self.players_in();
-        v.extend(self.out.iter().rev());
-        v
+    /// the players out, the last out first; players put out in one step
+    /// share a place.
+    pub fn ranking(&self) -> Vec<Vec<usize>> {
+        let mut places = vec![self.players_in()];
+        let mut i = self.out.len();
+        while i > 0 {
+            let step = self.out_step[i - 1];
+            let mut place = Vec::new();
+            while i > 0 && self.out_step[i - 1] == step {
+                place.push(self.out[i - 1]);
+                i -= 1;
+            }
+            place.sort();
+            places.push(place);
+        }
+        places
     }
 }
 
