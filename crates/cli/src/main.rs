@@ -329,7 +329,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let v = load_variant(&variant, file)?;
             let mut p = position(&v, pos.as_deref())?;
             for m in moves.split_whitespace() {
-                p.play(m).map_err(|e| format!("--moves: {e}"))?;
+                p.play(m).map_err(|e| format!("--moves: move `{m}`: {e}"))?;
             }
             ai::analyze(&p, &engine)
         }

@@ -148,7 +148,7 @@ pub fn run(mut p: Position, seats: &Seats, seed: Option<u64>) -> Result<(), Stri
             }
             text => match p.play(text) {
                 Ok(_) => redraw = true,
-                Err(e) => outln!("{e} (type `moves` for the legal moves)"),
+                Err(e) => outln!("move `{text}`: {e} (type `moves` for the legal moves)"),
             },
         }
     }

@@ -934,7 +934,7 @@ fn play_refuses_bad_moves_and_goes_on() {
     )
     .success();
     for message in [
-        "move `e2e5`: not a legal move in this position",
+        "move `e2e5`: the piece cannot move there",
         "move `e7e5`: the piece on e7 is not yours to move",
         "move `zz`: does not start with a cell such as e2",
         "move `e2e4q`: no piece on e2",

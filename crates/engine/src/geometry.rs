@@ -19,6 +19,14 @@ impl CellSet {
     /// The empty set.
     pub const EMPTY: CellSet = CellSet([0; 4]);
 
+    /// The set of one cell.
+    #[inline]
+    pub fn single(c: Cell) -> CellSet {
+        let mut s = CellSet::EMPTY;
+        s.insert(c);
+        s
+    }
+
     #[inline]
     pub fn contains(&self, c: Cell) -> bool {
         self.0[(c >> 6) as usize] >> (c & 63) & 1 != 0

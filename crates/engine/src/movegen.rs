@@ -22,10 +22,7 @@ impl MateCells {
     /// Might this move put a player out by checkmate? Special moves are
     /// not judged here: they may.
     fn may_mate(&self, m: Move, simple: bool) -> bool {
-        self.every_move
-            || !simple
-            || self.leave.contains(m.from)
-            || self.enter.contains(m.to)
+        self.every_move || !simple || self.leave.contains(m.from) || self.enter.contains(m.to)
     }
 }
 
@@ -782,8 +779,12 @@ impl Position {
         };
         let mates = self.mate_exposure(army, royals);
         // A royal piece that moves may stand where a checkmated army's
-        // leaving exposes it, whatever shielded it where it stood.
-        let royal_moves_full = self.variant.rules.elimination.capturable_royal;
+        // leaving exposes it, whatever shielded it where it stood: judged
+        // at its destination.
+        let next = self.next_player(self.to_move) as usize;
+        let royal_shields =
+            self.variant.rules.elimination.capturable_royal && self.players_in().count() > 2;
+        let next_army = self.variant.players[next].army;
         list.retain(|m| {
             let simple = matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
                 && !decisive.contains(m.to);
@@ -803,7 +804,10 @@ impl Position {
                     return false;
                 }
             }
-            if royal_move && royal_moves_full {
+            if royal_move
+                && royal_shields
+                && self.shield_of_others(army, next_army, CellSet::single(m.to), next)
+            {
                 if passing && !self.royal_step_safe(m.from, m.to, attackers, true) {
                     return false;
                 }
@@ -837,7 +841,8 @@ impl Position {
     /// someone, so that those moves take the full test.
     fn mate_exposure(&self, army: u8, royals: CellSet) -> Option<MateCells> {
         let v = &*self.variant;
-        if !v.rules.elimination.capturable_royal {
+        // With two players left nobody else can be checkmated.
+        if !v.rules.elimination.capturable_royal || self.players_in().count() <= 2 {
             return None;
         }
         let next = self.next_player(self.to_move) as usize;
@@ -1029,13 +1034,16 @@ impl Position {
     }
 
     /// All legal moves of the player to move.
-    pub fn legal_moves(&mut self) -> MoveList {
+    pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.legal_moves_into(&mut list);
+        self.scratch().legal_moves_into(&mut list);
         list
     }
 
-    /// Legal moves into a caller's list (cleared first).
+    /// Legal moves into a caller's list (cleared first): the fast form for
+    /// search and perft. Some moves are judged by playing them, so it
+    /// borrows the position mutably as scratch space; it leaves it exactly
+    /// as it was. [`Position::legal_moves`] is the read-only form.
     pub fn legal_moves_into(&mut self, list: &mut MoveList) {
         list.clear();
         if self.variant.players.len() > 2 && self.few_left() {

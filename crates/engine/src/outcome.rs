@@ -189,7 +189,7 @@ impl Position {
     /// than the number of players; every other player that number minus
     /// the other players still in when they went out (or at the end, for
     /// those still in). `None` while the game goes on.
-    pub fn series_scores(&mut self) -> Option<Vec<u32>> {
+    pub fn series_scores(&self) -> Option<Vec<u32>> {
         if !self.variant.rules.series_score {
             return None;
         }
@@ -230,7 +230,7 @@ impl Position {
     }
 
     /// The result if the game is over, `None` while it goes on.
-    pub fn outcome(&mut self) -> Option<Outcome> {
+    pub fn outcome(&self) -> Option<Outcome> {
         if self.players_go_out() {
             if self.few_left() {
                 return Some(self.standing_outcome());

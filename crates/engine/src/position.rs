@@ -72,10 +72,9 @@ pub struct Position {
     /// Per player out: how many other players were still in when they went
     /// out (for series scores; meaningless for players in).
     pub(crate) out_others: [u8; MAX_PLAYERS],
-    /// Set by the last `make` when it checkmated players: whether the
-    /// mover's own royal piece was attackable on the position the move
-    /// left, judged with the other Kings before their armies left (the
-    /// legality test reads it).
+    /// Set by the last `make` under `elimination.capturable_royal`:
+    /// whether the mover's own royal piece was capturable by the player to
+    /// move at any step of the checkmate test (the legality test reads it).
     pub(crate) mover_exposed: Option<bool>,
     /// Side effects of moves (eliminations, mass promotions): the cell and
     /// the piece code it held before, undone in reverse order.
@@ -113,6 +112,29 @@ impl Position {
         };
         p.key = p.compute_key();
         p
+    }
+
+    /// A copy without the game's history, for read-only queries that
+    /// play moves to judge them (the legality test) and take them back.
+    pub(crate) fn scratch(&self) -> Position {
+        Position {
+            variant: self.variant.clone(),
+            board: self.board,
+            army_cells: self.army_cells,
+            type_cells: self.type_cells,
+            to_move: self.to_move,
+            out: self.out,
+            out_order: self.out_order,
+            out_others: self.out_others,
+            mover_exposed: None,
+            effects: Vec::new(),
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            key: self.key,
+            history: Vec::new(),
+        }
     }
 
     /// The variant this position belongs to.

@@ -296,7 +296,7 @@ fn no_progress_is_a_team_draw() {
     // with White 5-9 out that is 150 plies. Black 0-4 shares the draw with
     // its partner; White 5-9, whose army is still in, shares it too.
     let fen = "K6k/8/8/8/8/8/8/8/8/k6Q w - - 150 90 out=x";
-    let mut p = common::pos("avon", fen);
+    let p = common::pos("avon", fen);
     let o = p.outcome().expect("drawn");
     assert_eq!(o.reason, EndReason::NoProgress);
     assert_eq!(o.ranking, vec![vec![0, 1, 2, 3]]);

@@ -272,7 +272,7 @@ fn threefold_repetition_is_a_draw() {
 #[test]
 fn fifty_move_rule() {
     // 99 plies without capture or pawn move: one more quiet move draws.
-    let mut p = pos(V, "4k3/8/8/8/8/8/4P3/R3K3 w - - 99 80");
+    let p = pos(V, "4k3/8/8/8/8/8/4P3/R3K3 w - - 99 80");
     assert_eq!(p.outcome(), None);
     let mut q = p.clone();
     q.play("a1a2").unwrap();
@@ -297,9 +297,9 @@ fn fifty_move_rule() {
 
 #[test]
 fn bare_kings_draw() {
-    let mut p = pos(V, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    let p = pos(V, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
     assert_eq!(p.outcome(), draw(EndReason::BareRoyals));
     // King and rook against king is not a draw.
-    let mut p = pos(V, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+    let p = pos(V, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
     assert_eq!(p.outcome(), None);
 }

@@ -962,7 +962,11 @@ fn a_move_that_uncovers_ones_own_king_through_a_checkmate_is_illegal() {
     assert!(p.play("c5f2").is_none(), "the reference refuses c5f2");
     let mut eng = engine("diana", fen);
     let err = eng.play("c5f2").expect_err("the engine refuses c5f2");
-    assert_eq!(eng.to_string(), fen, "a refused move changes nothing: {err}");
+    assert_eq!(
+        eng.to_string(),
+        fen,
+        "a refused move changes nothing: {err}"
+    );
     assert_same_tree_as("diana", fen, 3, RULES);
 }
 

@@ -10,7 +10,7 @@ fn liberation_offers_captured_types_but_never_the_pawn() {
     // White lacks a Rook, a Lion, the Prince Consort and both Dragons; it
     // has both Unicorns and both Bishops.
     let fen = "1r2q5/2P4P2/3pp5/10/10/10/10/4P5/1L8/RU1BQ1B1U1 w - - 0 1";
-    let mut p = Position::from_string(v, fen).unwrap();
+    let p = Position::from_string(v, fen).unwrap();
     let list = p.legal_moves();
     let mut c9: Vec<String> = list
         .iter()

@@ -133,7 +133,7 @@ fn checkmate_of_the_lone_queen() {
 fn extinct_required_type_loses() {
     // Black has no Queen (a set-up position: in play the last Queen is
     // royal and can never be taken): Black has lost.
-    let mut p = pos(V, "4k3/8/8/8/8/8/8/3MC3 b - - 0 1");
+    let p = pos(V, "4k3/8/8/8/8/8/8/3MC3 b - - 0 1");
     assert_eq!(p.outcome(), white_wins(EndReason::Extinction));
 }
 
@@ -275,7 +275,7 @@ fn repetition_and_no_progress_draw() {
 fn only_royal_pieces_left_is_not_a_draw() {
     // Marshal and Cardinal against King and Queen: the rules know no
     // "bare royals" draw here, and play goes on (a royal fork still wins).
-    let mut p = pos(V, "4k3/8/8/q7/8/8/8/2MC4 w - - 0 1");
+    let p = pos(V, "4k3/8/8/q7/8/8/8/2MC4 w - - 0 1");
     assert_eq!(p.outcome(), None);
     // The Marshal forks King (e8) and Queen (b7) with a knight move from
     // d6, guarded by the Cardinal on f4: checkmate with royals only.

@@ -3,6 +3,8 @@
 //! reasoning, and agreement with an independent naive reference generator
 //! (tests/common, written from the rules texts) on the fairy variants.
 //!
+//! The counts themselves live in tests/perft/*.perft, one harness below.
+//!
 //! Run with `cargo test --release`: the deep counts take a few seconds.
 
 mod common;
@@ -10,21 +12,6 @@ mod common;
 use common::reference;
 use common::{first_difference, mover_letter, pos, variant};
 use std::collections::BTreeMap;
-
-#[track_caller]
-fn check(name: &str, fen: &str, expected: &[u64]) {
-    let mut p = pos(name, fen);
-    let before = p.to_string();
-    for (i, &n) in expected.iter().enumerate() {
-        let d = i as u32 + 1;
-        assert_eq!(p.perft(d), n, "{name} `{fen}` perft({d})");
-        assert_eq!(
-            p.to_string(),
-            before,
-            "perft must leave the position unchanged"
-        );
-    }
-}
 
 // ---------------------------------------------------------------- FIDE chess
 // Numbers from the chessprogramming wiki "Perft Results" page.
@@ -38,45 +25,113 @@ const POS5: &str = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8";
 const POS6: &str = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
 
 #[test]
-fn chess_start() {
-    check("chess", START, &[20, 400, 8902, 197_281, 4_865_609]);
-}
-
-#[test]
 fn chess_start_via_variant_start() {
     let mut p = variant("chess").start();
     assert_eq!(p.to_string(), START);
     assert_eq!(p.perft(3), 8902);
 }
 
-#[test]
-fn chess_kiwipete() {
-    check("chess", KIWIPETE, &[48, 2039, 97_862, 4_085_603]);
+// ------------------------------------------------------ suites from data
+// tests/perft/*.perft: one harness for every variant's counts.
+
+/// One case of a suite file.
+#[derive(Debug)]
+struct Case {
+    file: String,
+    line: usize,
+    id: String,
+    variant: String,
+    position: String,
+    counts: Vec<(u32, u64)>,
+}
+
+/// Reads a suite file; a malformed line fails with its file and line.
+fn read_suite(file: &str, text: &str) -> Vec<Case> {
+    let mut cases: Vec<Case> = Vec::new();
+    let mut open = false;
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            open = false;
+            continue;
+        }
+        let (key, value) = line.split_once(' ').unwrap_or((line, ""));
+        let at = format!("{file}:{}", i + 1);
+        if key == "id" {
+            cases.push(Case {
+                file: file.to_string(),
+                line: i + 1,
+                id: value.to_string(),
+                variant: String::new(),
+                position: String::new(),
+                counts: Vec::new(),
+            });
+            open = true;
+            continue;
+        }
+        assert!(open, "{at}: `{key}` outside a case (start one with `id`)");
+        let case = cases.last_mut().expect("a case");
+        match key {
+            "variant" => case.variant = value.to_string(),
+            "position" => case.position = value.to_string(),
+            "perft" => {
+                let nums: Vec<u64> = value
+                    .split_whitespace()
+                    .map(|n| {
+                        n.parse()
+                            .unwrap_or_else(|_| panic!("{at}: `{n}` is no number"))
+                    })
+                    .collect();
+                assert_eq!(nums.len(), 2, "{at}: `perft DEPTH NODES`");
+                case.counts.push((nums[0] as u32, nums[1]));
+            }
+            _ => panic!("{at}: unknown key `{key}`"),
+        }
+    }
+    cases
 }
 
 #[test]
-fn chess_position_3() {
-    check("chess", POS3, &[14, 191, 2812, 43_238, 674_624, 11_030_083]);
+fn perft_suites_from_data_files() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/perft");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("tests/perft")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "perft"))
+        .collect();
+    files.sort();
+    let mut checked = 0;
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(&path).expect("readable");
+        for case in read_suite(&name, &text) {
+            let at = format!("{}:{} ({})", case.file, case.line, case.id);
+            assert!(!case.counts.is_empty(), "{at}: no perft line");
+            let mut p = if case.position == "start" {
+                variant(&case.variant).start()
+            } else {
+                pos(&case.variant, &case.position)
+            };
+            let before = p.to_string();
+            for &(d, n) in &case.counts {
+                assert_eq!(p.perft(d), n, "{at}: perft({d})");
+                checked += 1;
+            }
+            assert_eq!(p.to_string(), before, "{at}: perft changed the position");
+        }
+    }
+    // The suites are there: a missing folder or emptied files fail.
+    assert!(checked >= 100, "only {checked} counts checked");
 }
 
 #[test]
-fn chess_position_4() {
-    check("chess", POS4, &[6, 264, 9467, 422_333]);
-}
-
-#[test]
-fn chess_position_4_mirrored() {
-    check("chess", POS4_MIRROR, &[6, 264, 9467, 422_333]);
-}
-
-#[test]
-fn chess_position_5() {
-    check("chess", POS5, &[44, 1486, 62_379, 2_103_487]);
-}
-
-#[test]
-fn chess_position_6() {
-    check("chess", POS6, &[46, 2079, 89_890, 3_894_594]);
+fn a_malformed_suite_line_is_reported_with_its_place() {
+    let r = std::panic::catch_unwind(|| read_suite("x.perft", "id a\nvariant chess\nperft 1\n"));
+    let msg = *r
+        .expect_err("refused")
+        .downcast::<String>()
+        .expect("a message");
+    assert!(msg.contains("x.perft:3"), "{msg}");
 }
 
 #[test]
@@ -224,7 +279,7 @@ fn caissa_start_depth_1_is_56_with_the_published_breakdown() {
             .collect();
     assert_eq!(by, want);
     // Black's side of the symmetric start gives the same breakdown.
-    let mut black = pos(
+    let black = pos(
         "caissa-britannia",
         "drubqkburd/1l6l1/pppppppppp/10/10/10/10/PPPPPPPPPP/1L6L1/DRUBQKBURD b - - 0 1",
     );

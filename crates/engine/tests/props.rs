@@ -1144,7 +1144,7 @@ fn random_playouts_keep_every_invariant() {
             // A game stops early only when it is over.
             if seen.len() - 1 < 150 {
                 let last = seen.last().expect("the start at least");
-                let mut end = Position::from_string(v.clone(), last).unwrap();
+                let end = Position::from_string(v.clone(), last).unwrap();
                 assert!(
                     end.outcome().is_some(),
                     "{} game {game}: no move and no outcome at `{last}`",

@@ -190,7 +190,8 @@ where
             _ => return Err("position: expected `startpos` or `fen FEN`, then `moves ...`".into()),
         };
         for m in moves {
-            pos.play(m).map_err(|e| format!("position: {e}"))?;
+            pos.play(m)
+                .map_err(|e| format!("position: move `{m}`: {e}"))?;
         }
         self.thinker.stop();
         self.pos = pos;

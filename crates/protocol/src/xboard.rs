@@ -293,7 +293,7 @@ where
         }
         self.pos
             .play(&ours)
-            .map_err(|e| format!("Illegal move ({}): {text}", e.message))?;
+            .map_err(|e| format!("Illegal move ({e}): {text}"))?;
         if let Some(line) = result_line(&mut self.pos) {
             return self.say(line);
         }

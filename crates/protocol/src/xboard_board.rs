@@ -389,7 +389,7 @@ mod tests {
         // XBoard's rank 0 is our rank 1 on a ten-rank board.
         assert_eq!(x.move_in("e2e4"), "e3e5");
         assert_eq!(x.move_in("a8a9n"), "a9a10n");
-        let mut p = v.start();
+        let p = v.start();
         let m = p.parse_move("e3e5").unwrap();
         assert_eq!(x.move_out(&p, m), "e2e4");
         assert_eq!(

@@ -132,7 +132,7 @@ impl Mover {
     pub fn choose(&mut self, pos: &Position) -> Option<Move> {
         match self {
             Mover::Random(rng) => {
-                let mut p = pos.clone();
+                let p = pos.clone();
                 let moves = p.legal_moves();
                 (!moves.is_empty()).then(|| moves.as_slice()[rng.usize(..moves.len())])
             }

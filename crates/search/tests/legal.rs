@@ -142,7 +142,7 @@ fn a_stop_from_another_thread_ends_the_search_with_a_move() {
     std::thread::sleep(Duration::from_millis(100));
     stop.store(true, Ordering::Relaxed);
     let r = handle.join().unwrap();
-    let mut p = v.start();
+    let p = v.start();
     assert!(p.legal_moves().iter().any(|&m| Some(m) == r.best));
 }
 

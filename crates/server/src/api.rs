@@ -15,6 +15,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::IntoResponse;
 use axum::Json;
 use futures_util::stream::{self, Stream, StreamExt};
+use quadrille_engine::MoveError;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::convert::Infallible;
@@ -25,8 +26,6 @@ pub const DEFAULT_LEVEL: u8 = 5;
 pub const DEFAULT_TIME_MS: u32 = 1000;
 /// Header carrying the caller's seat tokens, comma-separated.
 pub const TOKENS_HEADER: &str = "x-seat-tokens";
-/// Longest move text accepted.
-const MAX_MOVE_TEXT: usize = 16;
 
 /// A JSON body whose rejections (malformed, too large, wrong fields or
 /// content type) become JSON [`ApiError`]s.
@@ -331,16 +330,10 @@ pub async fn make_move(
                 format!("it is {}'s turn", v.players[to_move].name),
             ));
         }
-        if req.text.len() > MAX_MOVE_TEXT {
-            return Err(ApiError::unprocessable(
-                "illegal_move",
-                format!("move `{}`: too long", clip(&req.text)),
-            ));
-        }
         let m = g
             .pos
             .parse_move(&req.text)
-            .map_err(|e| ApiError::unprocessable("illegal_move", e.to_string()))?;
+            .map_err(|e| move_error(&req.text, e))?;
         st.commit(&mut g, m).await?;
         game_view(&mut g, seats)
     };
@@ -399,4 +392,18 @@ pub async fn events(
 
 pub async fn not_found() -> ApiError {
     ApiError::not_found("not_found", "no such page or API route")
+}
+
+/// The engine's verdict on a move as an HTTP error: a text that is no move
+/// at all is a bad request; a move that needs a promotion letter says so
+/// by its code (the front end then offers the choices); anything else the
+/// engine refused is an illegal move, with the reason.
+fn move_error(text: &str, e: MoveError) -> ApiError {
+    let message = format!("move `{}`: {e}", clip(text));
+    match e {
+        MoveError::Syntax(_) => ApiError::bad_request("bad_move", message),
+        MoveError::GameOver => ApiError::conflict("game_over", message),
+        MoveError::PromotionNeeded(_) => ApiError::unprocessable("promotion_needed", message),
+        _ => ApiError::unprocessable("illegal_move", message),
+    }
 }

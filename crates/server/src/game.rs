@@ -163,7 +163,7 @@ impl Game {
             let m = g
                 .pos
                 .parse_move(text)
-                .map_err(|e| format!("move {}: {e}", i + 1))?;
+                .map_err(|e| format!("move {} `{text}`: {e}", i + 1))?;
             g.apply(m);
         }
         Ok(g)

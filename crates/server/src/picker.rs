@@ -162,7 +162,7 @@ mod tests {
     fn greedy_takes_the_queen_and_random_stays_legal() {
         let v = embedded::variant("chess").unwrap();
         // White to move can take the black Queen on d5 with the e4 pawn.
-        let mut p = Position::from_string(v.clone(), "4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1").unwrap();
+        let p = Position::from_string(v.clone(), "4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1").unwrap();
         let stop = Arc::new(AtomicBool::new(false));
         for level in 2..=8 {
             let m = Greedy.pick(&p, level, 1000, &stop).unwrap();

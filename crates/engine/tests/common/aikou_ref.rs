@@ -980,8 +980,7 @@ impl Pos {
             } else {
                 vec![next]
             };
-            let reach: Vec<(usize, Vec<Cell>)> =
-                threats.iter().map(|&t| (t, p.reach(t))).collect();
+            let reach: Vec<(usize, Vec<Cell>)> = threats.iter().map(|&t| (t, p.reach(t))).collect();
             let victims: Vec<usize> = (1..4)
                 .map(|k| (next + k) % 4)
                 .filter(|&q| !p.is_out(q))
