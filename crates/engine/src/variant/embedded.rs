@@ -50,6 +50,11 @@ pub const FILES: &[(&str, &str)] = &[
     ),
 ];
 
+/// The file text of an embedded variant.
+pub fn text(name: &str) -> Option<&'static str> {
+    FILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
 /// Names of the embedded variants.
 pub fn names() -> impl Iterator<Item = &'static str> {
     FILES.iter().map(|(n, _)| *n)

@@ -16,6 +16,7 @@ pub use crate::rivers::{Rivers, Section};
 use crate::tables::Tables;
 use compile::Compiler;
 use def::VariantDef;
+use serde::Deserialize;
 pub use rule_modules::{Facing, RegionMove, Swap, Winner};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -294,28 +295,114 @@ impl VariantError {
 
 type VResult<T> = Result<T, VariantError>;
 
+/// A TOML parse error with its line and column.
+fn toml_error(text: &str, e: &toml::de::Error) -> VariantError {
+    let location = match e.span() {
+        Some(span) => {
+            let before = &text[..span.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let col = before.len() - before.rfind('\n').map(|i| i + 1).unwrap_or(0) + 1;
+            format!("line {line}, column {col}")
+        }
+        None => "file".to_string(),
+    };
+    let message = match e.message().trim() {
+        "" => "malformed TOML".to_string(),
+        m => m.to_string(),
+    };
+    VariantError::at(location, message)
+}
+
+/// Reads a variant file as a plain TOML table.
+fn parse_table(text: &str) -> VResult<toml::Table> {
+    text.parse::<toml::Table>().map_err(|e| toml_error(text, &e))
+}
+
+/// Resolves `base` (recursively) and overlays `table` on it. `chain`
+/// holds the names met so far, for cycles and for error messages.
+fn inherit(
+    mut table: toml::Table,
+    resolve: &dyn Fn(&str) -> Option<String>,
+    chain: &mut Vec<String>,
+) -> VResult<toml::Table> {
+    let Some(base) = table.remove("base") else {
+        return Ok(table);
+    };
+    let name = base
+        .as_str()
+        .ok_or_else(|| VariantError::at("base", "expected the name of a variant"))?
+        .to_string();
+    if chain.contains(&name) {
+        chain.push(name);
+        return Err(VariantError::at(
+            "base",
+            format!("a cycle of bases: {}", chain.join(" -> ")),
+        ));
+    }
+    let text = resolve(&name)
+        .ok_or_else(|| VariantError::at("base", format!("no variant `{name}` to inherit from")))?;
+    chain.push(name.clone());
+    let parent = parse_table(&text).map_err(|e| VariantError {
+        location: format!("base `{name}`, {}", e.location),
+        ..e
+    })?;
+    let mut merged = inherit(parent, resolve, chain)?;
+    overlay(&mut merged, table);
+    Ok(merged)
+}
+
+/// Puts `over`'s keys into `into`: tables merge key by key, anything else
+/// replaces.
+fn overlay(into: &mut toml::Table, over: toml::Table) {
+    for (key, value) in over {
+        match (into.get_mut(&key), value) {
+            (Some(toml::Value::Table(a)), toml::Value::Table(b)) => overlay(a, b),
+            (_, v) => {
+                into.insert(key, v);
+            }
+        }
+    }
+}
+
 impl Variant {
-    /// Parses and compiles a variant definition written in TOML.
+    /// Parses and compiles a variant definition written in TOML. A file
+    /// with `base = "name"` inherits everything from that embedded variant
+    /// and lists only what differs ([`Variant::from_toml_with`]).
     pub fn from_toml(text: &str) -> VResult<Variant> {
-        let def: VariantDef = toml::from_str(text).map_err(|e| {
-            let location = match e.span() {
-                Some(span) => {
-                    let before = &text[..span.start.min(text.len())];
-                    let line = before.matches('\n').count() + 1;
-                    let col = before.len() - before.rfind('\n').map(|i| i + 1).unwrap_or(0) + 1;
-                    format!("line {line}, column {col}")
-                }
-                None => "file".to_string(),
-            };
-            let message = match e.message().trim() {
-                "" => "malformed TOML".to_string(),
-                m => m.to_string(),
-            };
-            VariantError::at(location, message)
+        Variant::from_toml_with(text, &|name| embedded::text(name).map(str::to_string))
+    }
+
+    /// Like [`Variant::from_toml`], with `resolve` giving the text of a
+    /// base variant by name (embedded ones, or files the caller loaded).
+    ///
+    /// Inheritance (as Fairy-Stockfish's `[name:base]`): the base's file,
+    /// itself resolved, is overlaid with this file's keys. Tables merge key
+    /// by key, at every depth (`[rules]`, inline tables such as
+    /// `promotion = { ... }`); any other value (a string, a number, an
+    /// array such as `[[pieces]]`) replaces the base's whole. A key cannot
+    /// be removed: pick as base a variant that lacks it. Unknown bases and
+    /// cycles are errors.
+    pub fn from_toml_with(text: &str, resolve: &dyn Fn(&str) -> Option<String>) -> VResult<Variant> {
+        let table = parse_table(text)?;
+        if !table.contains_key("base") {
+            // No inheritance: read the text itself, for errors with lines.
+            let def: VariantDef = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
+            return Compiler::default().compile(def);
+        }
+        let mut chain: Vec<String> = table
+            .get("name")
+            .and_then(|n| n.as_str())
+            .map(|n| vec![n.to_string()])
+            .unwrap_or_default();
+        let merged = inherit(table, resolve, &mut chain)?;
+        let def = VariantDef::deserialize(toml::Value::Table(merged)).map_err(|e| {
+            VariantError::at(
+                format!("file (with base `{}`)", chain[1..].join("` <- `")),
+                e.message().trim().to_string(),
+            )
         })?;
         Compiler::default().compile(def)
     }
-
     /// The piece type with this letter (upper case).
     pub fn piece_by_letter(&self, letter: char) -> Option<PieceType> {
         self.pieces
@@ -346,5 +433,75 @@ impl Variant {
     pub(crate) fn castling_cells(&self, i: u8) -> (Cell, Cell, Cell, Cell) {
         let c = &self.rules.castling[i as usize];
         (c.king, c.rook, c.king_to, c.rook_to)
+    }
+}
+
+#[cfg(test)]
+mod inheritance_tests {
+    use super::*;
+
+    /// A resolver over a few named texts.
+    fn files<'a>(list: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |name| {
+            list.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, t)| t.to_string())
+        }
+    }
+
+    #[test]
+    fn a_child_lists_only_what_differs() {
+        // Chess with the Queen renamed and castling left alone: `[rules]`
+        // keys merge, `[[pieces]]` would replace; `title` replaces.
+        let text = "base = \"chess\"\nname = \"my-chess\"\ntitle = \"Mine\"\n[rules]\nrepetition = 5\n";
+        let v = Variant::from_toml(text).unwrap();
+        let chess = embedded::variant("chess").unwrap();
+        assert_eq!(v.name, "my-chess");
+        assert_eq!(v.rules.repetition, 5);
+        assert_eq!(v.pieces.len(), chess.pieces.len());
+        assert_eq!(v.rules.castling.len(), chess.rules.castling.len());
+        assert!(v.rules.royal.is_some(), "royal inherited beside repetition");
+    }
+
+    #[test]
+    fn the_embedded_children_equal_their_old_full_files_in_play() {
+        // Diana inherits from Ariana: same board, rules and promotion zones,
+        // its own pieces and promotion choices.
+        let d = embedded::variant("diana").unwrap();
+        let a = embedded::variant("ariana").unwrap();
+        assert_eq!(d.geometry.cells.len(), a.geometry.cells.len());
+        assert!(d.piece_by_letter('Q').is_none() && d.piece_by_letter('N').is_some());
+        let mut p = d.start();
+        assert_eq!(p.perft(1), 5);
+        p.play("e3e4").unwrap();
+    }
+
+    #[test]
+    fn unknown_bases_and_cycles_are_refused() {
+        let e = Variant::from_toml("base = \"nowhere\"\nname = \"x\"\n").unwrap_err();
+        assert_eq!(e.location, "base");
+        assert!(e.message.contains("no variant `nowhere`"), "{e}");
+        let a = "base = \"b\"\nname = \"a\"\n";
+        let b = "base = \"a\"\nname = \"b\"\n";
+        let list = [("a", a), ("b", b)];
+        let e = Variant::from_toml_with(a, &files(&list)).unwrap_err();
+        assert!(e.message.contains("a cycle of bases: a -> b -> a"), "{e}");
+        let selfish = "base = \"s\"\nname = \"s\"\n";
+        let e = Variant::from_toml_with(selfish, &files(&[("s", selfish)])).unwrap_err();
+        assert!(e.message.contains("cycle"), "{e}");
+        let e = Variant::from_toml("base = 3\nname = \"x\"\n").unwrap_err();
+        assert!(e.message.contains("name of a variant"), "{e}");
+    }
+
+    #[test]
+    fn errors_name_the_base_they_come_from() {
+        let broken = "name = \"broken\"\nfiles = [\n";
+        let child = "base = \"broken\"\nname = \"c\"\n";
+        let e = Variant::from_toml_with(child, &files(&[("broken", broken)])).unwrap_err();
+        assert!(e.location.starts_with("base `broken`, line"), "{e}");
+        // A merged file that does not compile says which bases it used.
+        let e = Variant::from_toml("base = \"chess\"\nname = \"c\"\nbogus = 1\n").unwrap_err();
+        assert!(e.location.contains("with base `chess`"), "{e}");
+        assert!(e.message.contains("bogus"), "{e}");
     }
 }
