@@ -872,44 +872,70 @@ impl Position {
 
     /// Could removing the pieces of armies other than `army` and
     /// `next_army` open an attack of `next` on one of `royals`? A cautious
-    /// answer: a third army's piece on a line from a royal piece with a
-    /// line piece of `next` anywhere beyond it, or on the blocking cell of
-    /// one of `next`'s lame leaps, or any facing line.
+    /// answer (`line_shield` for lines and facing lines): a third army's
+    /// piece before one of `next`'s riders with nothing else between but
+    /// third armies' pieces and at most one of `army`'s (the one that may
+    /// move), likewise before a hopper with at most two other pieces
+    /// between (one screen, one that may move); or a third army's piece on
+    /// the blocking cell of one of `next`'s lame leaps.
     fn shield_of_others(&self, army: u8, next_army: u8, royals: CellSet, next: usize) -> bool {
         let v = &*self.variant;
         let t = &v.tables;
         let at = &t.attacks[next];
-        let third = |c: Cell| {
-            let code = self.board[c as usize];
-            code != 0 && army_of(code) != army && army_of(code) != next_army
-        };
         for r in royals.iter() {
             for l in &at.lines {
-                let types = l.slide | l.hop | l.limited[0].0 | l.limited[1].0;
-                let mut shielded = false;
-                for &c in t.ray(l.vector, r) {
-                    if third(c) {
-                        shielded = true;
-                    } else if shielded && self.type_bit(c, next_army) & types != 0 {
-                        return true;
-                    }
+                let riders = l.slide | l.limited[0].0 | l.limited[1].0;
+                if self.line_shield(t.ray(l.vector, r), army, next_army, riders, l.hop) {
+                    return true;
                 }
             }
             let (s, e) = at.leap_index[r as usize];
             for la in &at.leaps[s as usize..e as usize] {
                 let lame = &t.cells[la.lame_start as usize..][..la.lame_len as usize];
                 if la.types & self.type_bit(la.from, next_army) != 0
-                    && lame.iter().any(|&c| third(c))
+                    && lame.iter().any(|&c| {
+                        let a = army_of(self.board[c as usize]);
+                        self.board[c as usize] != 0 && a != army && a != next_army
+                    })
                 {
                     return true;
                 }
             }
-            if v.rules.facing.is_some() {
+            if let Some(f) = &v.rules.facing {
                 for &l in &t.facing_lines {
-                    if t.ray(l, r).iter().any(|&c| third(c)) {
+                    if self.line_shield(t.ray(l, r), army, next_army, f.pieces, 0) {
                         return true;
                     }
                 }
+            }
+        }
+        false
+    }
+
+    /// Along `ray` from a royal piece of `army`: could a rider (`riders`)
+    /// or hopper (`hops`) of `next_army` attack it once third armies'
+    /// pieces leave and one piece of `army` moves? See `shield_of_others`.
+    fn line_shield(&self, ray: &[Cell], army: u8, next_army: u8, riders: TypeMask, hops: TypeMask) -> bool {
+        let (mut shielded, mut others) = (false, 0);
+        for &c in ray {
+            let code = self.board[c as usize];
+            if code == 0 {
+                continue;
+            }
+            let a = army_of(code);
+            if a != army && a != next_army {
+                shielded = true;
+                continue;
+            }
+            if a == next_army && shielded {
+                let bit = 1 << kind_of(code);
+                if bit & riders != 0 && others <= 1 || bit & hops != 0 && others <= 2 {
+                    return true;
+                }
+            }
+            others += 1;
+            if others > 2 || (others > 1 && hops == 0) {
+                return false;
             }
         }
         false

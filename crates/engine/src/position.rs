@@ -72,9 +72,10 @@ pub struct Position {
     /// Per player out: how many other players were still in when they went
     /// out (for series scores; meaningless for players in).
     pub(crate) out_others: [u8; MAX_PLAYERS],
-    /// Set by the last `make` under `elimination.capturable_royal`:
-    /// whether the mover's own royal piece was capturable by the player to
-    /// move at any step of the checkmate test (the legality test reads it).
+    /// Set by the last `make` under `elimination.capturable_royal` when it
+    /// checkmated players: whether the mover's own royal piece was
+    /// capturable by the player to move after any step of the checkmate
+    /// test (the legality test reads it, beside the position the move left).
     pub(crate) mover_exposed: Option<bool>,
     /// Side effects of moves (eliminations, mass promotions): the cell and
     /// the piece code it held before, undone in reverse order.
@@ -474,7 +475,9 @@ impl Position {
     /// can open lines, so this repeats until no royal piece is capturable
     /// by the player to move. Players checkmated in one step share their
     /// place. `mover_exposed` records whether the mover's own royal piece
-    /// was capturable at any step (the move is then illegal).
+    /// was capturable after any step that put players out (`None` when
+    /// none did: the position the move left is judged by the legality
+    /// test itself).
     fn eliminate(&mut self, rule: crate::variant::Elimination) {
         self.mover_exposed = None;
         let me = self.to_move;
@@ -497,15 +500,15 @@ impl Position {
         let next = self.next_player(me);
         let my_army = self.variant.players[me as usize].army;
         let mover_in = self.out >> me & 1 == 0;
-        let mut exposed = false;
+        let attackers = |pos: &Position| match pos.variant.rules.royal.as_ref().map(|r| r.attackers) {
+            Some(crate::variant::Attackers::Next) => 1 << next,
+            _ => pos.variant.hostile_players[my_army as usize] & !pos.out,
+        };
+        // The mover's royal piece is judged at every step that puts players
+        // out (before their armies leave) and at the end; when nobody is
+        // checkmated the legality test judges the position the move left.
+        let mut exposed = None;
         loop {
-            if mover_in {
-                let attackers = match self.variant.rules.royal.as_ref().map(|r| r.attackers) {
-                    Some(crate::variant::Attackers::Next) => 1 << next,
-                    _ => self.variant.hostile_players[my_army as usize] & !self.out,
-                };
-                exposed |= self.royal_exposed(my_army, attackers);
-            }
             n_dead = 0;
             for q in (0..n).filter(|&q| q != me && q != next && self.out >> q & 1 == 0) {
                 let army = self.variant.players[q as usize].army;
@@ -520,9 +523,16 @@ impl Position {
             if n_dead == 0 {
                 break;
             }
+            if mover_in {
+                let e = exposed == Some(true) || self.royal_exposed(my_army, attackers(self));
+                exposed = Some(e);
+            }
             self.put_out(&dead[..n_dead]);
         }
-        self.mover_exposed = Some(exposed);
+        if exposed == Some(false) {
+            exposed = Some(self.royal_exposed(my_army, attackers(self)));
+        }
+        self.mover_exposed = exposed;
     }
 
     /// Puts players out of the game; the army of each leaves the board

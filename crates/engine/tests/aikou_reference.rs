@@ -16,9 +16,9 @@
 mod common;
 
 use common::aikou_ref::{self as ar, Bug, Mv, Pos, TAGS};
-use common::lockstep::{first_difference, node_difference, Reference, Rng};
+use common::lockstep::{self, first_difference, Counts, Reference, Rng};
 use common::square_fen;
-use quadrille_engine::{embedded, EndReason};
+use quadrille_engine::embedded;
 
 /// The reference as the rules say, or with a planted bug.
 type Mode = Bug;
@@ -116,12 +116,9 @@ fn whole_tree_from_the_six_starts_to_depth_3() {
     }
 }
 
-#[derive(Default, Debug, Clone)]
+#[derive(Debug, Default)]
 struct Stats {
-    games: u64,
-    plies: u64,
-    perft_checks: u64,
-    perft_nodes: u64,
+    counts: Counts,
     /// Players who played `out`.
     drop_outs: u64,
     /// Players put out by another player's move.
@@ -137,16 +134,11 @@ struct Stats {
     /// Positions where a Pawn stood by its far edge with no lost type
     /// to become, so that it could neither move nor capture onto it.
     blocked_promotions: u64,
-    games_ended: u64,
-    draws_by_rule: u64,
 }
 
 impl Stats {
     fn add(&mut self, o: &Stats) {
-        self.games += o.games;
-        self.plies += o.plies;
-        self.perft_checks += o.perft_checks;
-        self.perft_nodes += o.perft_nodes;
+        self.counts.add(&o.counts);
         self.drop_outs += o.drop_outs;
         self.eliminations += o.eliminations;
         self.simultaneous += o.simultaneous;
@@ -155,8 +147,6 @@ impl Stats {
         self.pawn_moves_beyond += o.pawn_moves_beyond;
         self.pawn_moves_opposite += o.pawn_moves_opposite;
         self.blocked_promotions += o.blocked_promotions;
-        self.games_ended += o.games_ended;
-        self.draws_by_rule += o.draws_by_rule;
     }
 }
 
@@ -173,10 +163,37 @@ enum Style {
     Peaceful,
 }
 
-/// Plays one seeded random game of up to `max_plies` in both generators,
-/// comparing every position and move list, and perft(2) every 16 plies.
-/// At the end, the engine's outcome and series scores must be the
-/// reference's.
+/// A move in `style`.
+fn choose(style: Style, rp: &Pos, moves: &[Mv], rng: &mut Rng) -> Mv {
+    let (mut eliminating, mut captures, mut quiet) = (Vec::new(), Vec::new(), Vec::new());
+    if style != Style::Uniform {
+        for m in moves {
+            if rp.make(m).out.len() > rp.out.len() {
+                eliminating.push(*m);
+            } else if matches!(m, Mv::Step { to, swap: false, .. } if rp.at(*to).is_some()) {
+                captures.push(*m);
+            } else {
+                quiet.push(*m);
+            }
+        }
+    }
+    let pick = |rng: &mut Rng, v: &[Mv]| v[rng.below(v.len())];
+    match style {
+        Style::Aggressive if !eliminating.is_empty() && rng.below(4) != 0 => {
+            pick(rng, &eliminating)
+        }
+        Style::Aggressive if !captures.is_empty() && rng.below(4) != 0 => pick(rng, &captures),
+        Style::Peaceful if !quiet.is_empty() && rng.below(4) != 0 => pick(rng, &quiet),
+        Style::Peaceful if !quiet.is_empty() || !captures.is_empty() => {
+            pick(rng, &[quiet, captures].concat())
+        }
+        _ => pick(rng, moves),
+    }
+}
+
+/// Plays one seeded random game of up to `max_plies` in both generators
+/// (the shared lockstep walk), perft(2) every 16 plies. At the end, the
+/// engine's outcome and series scores must be the reference's.
 fn random_game(
     name: &str,
     seed: u64,
@@ -185,130 +202,57 @@ fn random_game(
     mode: Mode,
     stats: &mut Stats,
 ) -> Option<String> {
-    let mut rng = Rng(seed);
-    let mut eng = embedded::variant(name).unwrap().start();
     let mut rp = ar::game(name).start();
     rp.bug = mode;
-    let mut line: Vec<String> = Vec::new();
-    let ctx = |line: &[String]| format!("{name} game seed {seed}, moves {}", line.join(" "));
-    stats.games += 1;
-    let mut drawn = false;
-    for ply in 0..=max_plies {
-        if let Some(d) = node_difference(&mut eng, &rp) {
-            return Some(format!("{}:\n{d}", ctx(&line)));
-        }
-        if ply % 16 == 8 {
-            let (e, r) = (eng.perft(2), rp.perft(2));
-            if e != r {
-                return Some(format!(
-                    "{}: perft(2) at `{eng}`: engine {e}, reference {r}",
-                    ctx(&line)
-                ));
-            }
-            stats.perft_checks += 1;
-            stats.perft_nodes += r;
-        }
-        if rp.game_over() {
-            let o = eng.outcome().expect("game over");
-            assert_eq!(o.reason, EndReason::PlayersLeft, "{}", ctx(&line));
-            let ranking = o.ranking;
-            if ranking != rp.ranking() {
-                return Some(format!(
-                    "{}: ranking: engine {ranking:?}, reference {:?}",
-                    ctx(&line),
-                    rp.ranking()
-                ));
-            }
-            let scores = eng.series_scores().expect("series scores");
-            if scores != rp.scores() {
-                return Some(format!(
-                    "{}: scores: engine {scores:?}, reference {:?}",
-                    ctx(&line),
-                    rp.scores()
-                ));
-            }
-            stats.games_ended += 1;
-            return None;
-        }
-        if let Some(o) = eng.outcome() {
-            // Repetition or the no-progress counter: the engine's draw
-            // rules, which the rules text does not have. The game goes on
-            // (the move lists do not depend on them).
-            assert!(
-                matches!(o.reason, EndReason::Repetition | EndReason::NoProgress),
-                "{}: unexpected outcome {o:?} at `{eng}`",
-                ctx(&line)
-            );
-            if !drawn {
-                stats.draws_by_rule += 1;
-                drawn = true;
-            }
-        }
-        if ply == max_plies {
-            return None;
-        }
-        let moves = rp.legal();
-        let (mut eliminating, mut captures, mut quiet) = (Vec::new(), Vec::new(), Vec::new());
-        if style != Style::Uniform {
-            for m in &moves {
-                if rp.make(m).out.len() > rp.out.len() {
-                    eliminating.push(*m);
-                } else if matches!(m, Mv::Step { to, swap: false, .. } if rp.at(*to).is_some()) {
-                    captures.push(*m);
-                } else {
-                    quiet.push(*m);
-                }
-            }
-        }
-        let pick = |rng: &mut Rng, v: &[Mv]| v[rng.below(v.len())];
-        let m = match style {
-            Style::Aggressive if !eliminating.is_empty() && rng.below(4) != 0 => {
-                pick(&mut rng, &eliminating)
-            }
-            Style::Aggressive if !captures.is_empty() && rng.below(4) != 0 => {
-                pick(&mut rng, &captures)
-            }
-            Style::Peaceful if !quiet.is_empty() && rng.below(4) != 0 => pick(&mut rng, &quiet),
-            Style::Peaceful if !quiet.is_empty() || !captures.is_empty() => {
-                pick(&mut rng, &[quiet, captures].concat())
-            }
-            _ => pick(&mut rng, &moves),
-        };
-        match m {
-            Mv::Out => stats.drop_outs += 1,
-            Mv::Step { swap: true, .. } => stats.swaps += 1,
-            Mv::Step { promo: Some(_), .. } => stats.promotions += 1,
-            Mv::Step { from, .. } => {
-                let g = rp.game;
-                if rp.at(from).is_some_and(|(_, l)| l == 'P' || l == 'S') {
-                    let (x, y) = g.to_frame(rp.to_move, from);
-                    let q = g.n / 2;
-                    match (x < q, y < q) {
-                        (true, true) => {}
-                        (false, false) => stats.pawn_moves_opposite += 1,
-                        _ => stats.pawn_moves_beyond += 1,
+    let game = lockstep::Game {
+        seed,
+        max_plies,
+        perft_every: 16,
+        perft_from: 8,
+        deep_every: usize::MAX,
+    };
+    let mut s = Stats::default();
+    let d = lockstep::random_game(
+        name,
+        embedded::variant(name).unwrap().start(),
+        rp,
+        &game,
+        &mut stats.counts,
+        &mut |rp: &Pos, moves: &[Mv], rng: &mut Rng| Some(choose(style, rp, moves, rng)),
+        &mut |rp: &Pos, m: &Mv, after: &Pos| {
+            match *m {
+                Mv::Out => s.drop_outs += 1,
+                Mv::Step { swap: true, .. } => s.swaps += 1,
+                Mv::Step { promo: Some(_), .. } => s.promotions += 1,
+                Mv::Step { from, .. } => {
+                    let g = rp.game;
+                    if rp.at(from).is_some_and(|(_, l)| l == 'P' || l == 'S') {
+                        let (x, y) = g.to_frame(rp.to_move, from);
+                        let q = g.n / 2;
+                        match (x < q, y < q) {
+                            (true, true) => {}
+                            (false, false) => s.pawn_moves_opposite += 1,
+                            _ => s.pawn_moves_beyond += 1,
+                        }
                     }
                 }
             }
-        }
-        if name == "yang-aikou" && blocked_promotion(&rp) {
-            stats.blocked_promotions += 1;
-        }
-        let text = ar::move_string(&m);
-        if let Err(e) = eng.play(&text) {
-            panic!("{}: engine refuses {text} at `{eng}`: {e}", ctx(&line));
-        }
-        let before = rp.out.len() + usize::from(m == Mv::Out);
-        rp = rp.make(&m);
-        let gone = (rp.out.len() - before) as u64;
-        stats.eliminations += gone;
-        if gone >= 2 {
-            stats.simultaneous += 1;
-        }
-        line.push(text);
-        stats.plies += 1;
-    }
-    None
+            if name == "yang-aikou" && blocked_promotion(rp) {
+                s.blocked_promotions += 1;
+            }
+            let before = rp.out.len() + usize::from(*m == Mv::Out);
+            let gone = (after.out.len() - before) as u64;
+            s.eliminations += gone;
+            if gone >= 2 {
+                s.simultaneous += 1;
+            }
+        },
+    );
+    stats.add(&Stats {
+        counts: Counts::default(),
+        ..s
+    });
+    d
 }
 
 /// Does a Pawn of the player to move stand next to its far edge (one step
@@ -361,7 +305,7 @@ fn random_games_through_eliminations_to_the_end() {
             panic!("{d}");
         }
         println!("{name}: {stats:?}");
-        assert!(stats.games_ended >= 4, "{name}: {stats:?}");
+        assert!(stats.counts.games_ended >= 4, "{name}: {stats:?}");
         assert!(stats.pawn_moves_beyond >= 10, "{name}: {stats:?}");
         total.add(&stats);
     }
@@ -370,7 +314,7 @@ fn random_games_through_eliminations_to_the_end() {
     assert!(total.pawn_moves_opposite >= 10, "{total:?}");
     assert!(total.swaps >= 10, "{total:?}");
     assert!(total.promotions >= 1, "{total:?}");
-    assert!(total.plies >= 5_000, "{total:?}");
+    assert!(total.counts.plies >= 5_000, "{total:?}");
 }
 
 // ---------------------------------------------------------------------

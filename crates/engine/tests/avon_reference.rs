@@ -13,8 +13,8 @@
 mod common;
 
 use common::avon_ref::{self, Pos, START};
-use common::lockstep::{first_difference, node_difference, Reference, Rng};
-use quadrille_engine::{embedded, EndReason, Position};
+use common::lockstep::{self, first_difference, Counts, Reference, Rng};
+use quadrille_engine::{embedded, Position};
 
 fn engine(fen: &str) -> Position {
     common::pos("avon", fen)
@@ -54,86 +54,60 @@ fn whole_tree_from_the_start_to_depth_5() {
     assert_eq!(nodes, 1 + 4 + 16 + 132 + 1089);
 }
 
-#[derive(Default, Debug)]
+#[derive(Debug, Default)]
 struct Stats {
-    plies: u64,
-    perft_checks: u64,
-    perft_nodes: u64,
+    counts: Counts,
     drop_outs: u64,
     mass_promotions: u64,
-    games_ended: u64,
-    draws_by_rule: u64,
 }
 
-/// Plays one seeded random game of up to `max_plies` in both generators,
-/// comparing every position and move list, perft(2) every 8 plies and
-/// perft(3) every 100. With `bias`, captures are preferred half of the
-/// time, which reaches drop-outs and the end of the game sooner.
+/// Plays one seeded random game of up to `max_plies` in both generators
+/// (the shared lockstep walk), perft(2) every 8 plies and perft(3) every
+/// 100. With `bias`, captures are preferred half of the time, which
+/// reaches drop-outs and the end of the game sooner.
 fn random_game(seed: u64, max_plies: usize, bias: bool, stats: &mut Stats) {
-    let mut rng = Rng(seed);
-    let mut eng = engine(START);
-    let mut rp = Pos::parse(START).unwrap();
-    let mut line: Vec<String> = Vec::new();
-    let ctx = |line: &[String]| format!("game seed {seed}, moves {}", line.join(" "));
-    for ply in 0..=max_plies {
-        if let Some(d) = node_difference(&mut eng, &rp) {
-            panic!("{}:\n{d}", ctx(&line));
-        }
-        if ply % 8 == 0 {
-            let depth = if ply % 100 == 0 { 3 } else { 2 };
-            let (e, r) = (eng.perft(depth), rp.perft(depth));
-            assert_eq!(e, r, "{}: perft({depth}) at `{eng}`", ctx(&line));
-            stats.perft_checks += 1;
-            stats.perft_nodes += r;
-        }
-        let moves = rp.legal();
-        if rp.game_over() {
-            // One team is out: the engine has no moves either (checked
-            // above) and reports the last army standing.
-            let o = eng.outcome().expect("game over");
-            assert_eq!(o.reason, EndReason::LastArmy, "{}", ctx(&line));
-            stats.games_ended += 1;
-            return;
-        }
-        if let Some(o) = eng.outcome() {
-            // Repetition or the no-progress counter.
-            assert!(
-                matches!(o.reason, EndReason::Repetition | EndReason::NoProgress),
-                "{}: unexpected outcome {o:?} at `{eng}`",
-                ctx(&line)
-            );
-            stats.draws_by_rule += 1;
-            return;
-        }
-        if ply == max_plies {
-            return;
-        }
-        let captures: Vec<&avon_ref::Mv> = moves
-            .iter()
-            .filter(|m| match m {
-                avon_ref::Mv::Step { to, .. } => rp.board[to.1 as usize][to.0 as usize].is_some(),
-                avon_ref::Mv::Out => false,
+    let game = lockstep::Game {
+        seed,
+        max_plies,
+        perft_every: 8,
+        perft_from: 0,
+        deep_every: 100,
+    };
+    let (mut drop_outs, mut mass_promotions) = (0, 0);
+    let d = lockstep::random_game(
+        "avon",
+        engine(START),
+        Pos::parse(START).unwrap(),
+        &game,
+        &mut stats.counts,
+        &mut |rp: &Pos, moves: &[avon_ref::Mv], rng: &mut Rng| {
+            let captures: Vec<&avon_ref::Mv> = moves
+                .iter()
+                .filter(|m| match m {
+                    avon_ref::Mv::Step { to, .. } => rp.board[to.1 as usize][to.0 as usize].is_some(),
+                    avon_ref::Mv::Out => false,
+                })
+                .collect();
+            Some(if bias && !captures.is_empty() && rng.below(2) == 0 {
+                *captures[rng.below(captures.len())]
+            } else {
+                moves[rng.below(moves.len())]
             })
-            .collect();
-        let m = if bias && !captures.is_empty() && rng.below(2) == 0 {
-            *captures[rng.below(captures.len())]
-        } else {
-            moves[rng.below(moves.len())]
-        };
-        if m == avon_ref::Mv::Out {
-            stats.drop_outs += 1;
-            if !rp.is_out(avon_ref::partner(rp.to_move)) {
-                stats.mass_promotions += 1;
+        },
+        &mut |rp: &Pos, m: &avon_ref::Mv, _| {
+            if *m == avon_ref::Mv::Out {
+                drop_outs += 1;
+                if !rp.is_out(avon_ref::partner(rp.to_move)) {
+                    mass_promotions += 1;
+                }
             }
-        }
-        let text = avon_ref::move_string(&m);
-        if let Err(e) = eng.play(&text) {
-            panic!("{}: engine refuses {text} at `{eng}`: {e}", ctx(&line));
-        }
-        rp = rp.make(&m);
-        line.push(text);
-        stats.plies += 1;
+        },
+    );
+    if let Some(d) = d {
+        panic!("{d}");
     }
+    stats.drop_outs += drop_outs;
+    stats.mass_promotions += mass_promotions;
 }
 
 #[test]
@@ -153,8 +127,8 @@ fn random_games_through_drop_outs_to_the_end() {
     // promotions and ends of the game.
     assert!(stats.drop_outs >= 50, "{stats:?}");
     assert!(stats.mass_promotions >= 30, "{stats:?}");
-    assert!(stats.games_ended >= 30, "{stats:?}");
-    assert!(stats.plies >= 10_000, "{stats:?}");
+    assert!(stats.counts.games_ended >= 30, "{stats:?}");
+    assert!(stats.counts.plies >= 10_000, "{stats:?}");
 }
 
 /// An Avon position string from (cell, piece) pairs, the player to move

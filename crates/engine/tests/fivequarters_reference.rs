@@ -24,8 +24,8 @@
 mod common;
 
 use common::fivequarters_ref::{self as fq, Bug, Mv, Pos};
-use common::lockstep::{first_difference, node_difference, Reference, Rng};
-use quadrille_engine::{embedded, EndReason, Position};
+use common::lockstep::{self, first_difference, node_difference, Counts, Reference, Rng};
+use quadrille_engine::{embedded, Position};
 
 const GAMES: [&str; 6] = [
     "ariana",
@@ -162,12 +162,9 @@ fn whole_tree_from_the_six_starts_to_depth_5() {
     }
 }
 
-#[derive(Default, Debug, Clone)]
+#[derive(Debug, Default)]
 struct Stats {
-    games: u64,
-    plies: u64,
-    perft_checks: u64,
-    perft_nodes: u64,
+    counts: Counts,
     /// Players who played `out`.
     drop_outs: u64,
     /// Players put out by a move of another player: a King the next player
@@ -180,21 +177,14 @@ struct Stats {
     checkmates_after_out: u64,
     promotions: u64,
     declined_promotions: u64,
-    /// Kings captured (left capturable by a simultaneous elimination or a
-    /// drop-out): their player is out at once.
+    /// Kings captured by a move: only a set-up position can offer one (the
+    /// checkmate ruling), so random games from the start never do.
     king_captures: u64,
-    games_ended: u64,
-    /// Games where the engine's draw rules (not in the rules text) would
-    /// have ended the game; they go on.
-    draws_by_rule: u64,
 }
 
 impl Stats {
     fn add(&mut self, o: &Stats) {
-        self.games += o.games;
-        self.plies += o.plies;
-        self.perft_checks += o.perft_checks;
-        self.perft_nodes += o.perft_nodes;
+        self.counts.add(&o.counts);
         self.drop_outs += o.drop_outs;
         self.eliminations += o.eliminations;
         self.simultaneous += o.simultaneous;
@@ -202,17 +192,62 @@ impl Stats {
         self.promotions += o.promotions;
         self.declined_promotions += o.declined_promotions;
         self.king_captures += o.king_captures;
-        self.games_ended += o.games_ended;
-        self.draws_by_rule += o.draws_by_rule;
     }
 }
 
-/// Plays one seeded random game of up to `max_plies` in both generators,
-/// comparing every position and move list, perft(2) every 12 plies and
-/// perft(3) every 96. With `bias`, moves that put a player out, else
-/// captures, are preferred three times in four, which reaches
-/// eliminations and the end of the game sooner. Returns the first
-/// difference.
+/// How a biased game picks its move: moves that put a player out, else
+/// (with two players left, where no King can be eliminated) the moves
+/// leaving the other player fewest replies, else captures, each three
+/// times in four.
+fn biased_choice(rp: &Pos, moves: &[Mv], rng: &mut Rng) -> Mv {
+    let captures: Vec<&Mv> = moves
+        .iter()
+        .filter(|m| match m {
+            Mv::Step { to, .. } => rp.at(*to).is_some(),
+            Mv::Out => false,
+        })
+        .collect();
+    let mut eliminating = Vec::new();
+    let mut squeezing = Vec::new();
+    let n = rp.out.len();
+    let two = rp.players_in().len() == 2;
+    let mut fewest = usize::MAX;
+    for m in moves {
+        let after = rp.make(m);
+        if after.out.len() > n {
+            eliminating.push(m);
+        } else if two {
+            let replies = after.legal();
+            let k = if replies == [Mv::Out] {
+                0
+            } else {
+                replies.len()
+            };
+            if k < fewest {
+                fewest = k;
+                squeezing.clear();
+            }
+            if k == fewest {
+                squeezing.push(m);
+            }
+        }
+    }
+    if !eliminating.is_empty() && rng.below(4) != 0 {
+        *eliminating[rng.below(eliminating.len())]
+    } else if !squeezing.is_empty() && rng.below(4) != 0 {
+        *squeezing[rng.below(squeezing.len())]
+    } else if !captures.is_empty() && rng.below(4) != 0 {
+        *captures[rng.below(captures.len())]
+    } else {
+        moves[rng.below(moves.len())]
+    }
+}
+
+/// Plays one seeded random game of up to `max_plies` in both generators
+/// (the shared lockstep walk), perft(2) every 12 plies and perft(3) every
+/// 96. With `bias` (see `biased_choice`) most games reach the end; a
+/// duel of two players with no mate in sight is given up after 120
+/// plies. Returns the first difference.
 fn random_game(
     name: &str,
     seed: u64,
@@ -221,148 +256,69 @@ fn random_game(
     mode: Mode,
     stats: &mut Stats,
 ) -> Option<String> {
-    let mut rng = Rng(seed);
-    let mut eng = embedded::variant(name).unwrap().start();
     let mut rp = fq::game(name).start();
     rp.bug = mode;
-    let mut line: Vec<String> = Vec::new();
-    let ctx = |line: &[String]| format!("{name} game seed {seed}, moves {}", line.join(" "));
-    stats.games += 1;
-    let mut drawn = false;
+    let game = lockstep::Game {
+        seed,
+        max_plies,
+        perft_every: 12,
+        perft_from: 0,
+        deep_every: 96,
+    };
     let mut duel = 0;
-    for ply in 0..=max_plies {
-        if let Some(d) = node_difference(&mut eng, &rp) {
-            return Some(format!("{}:\n{d}", ctx(&line)));
-        }
-        if ply % 12 == 0 {
-            let depth = if ply % 96 == 0 { 3 } else { 2 };
-            let (e, r) = (eng.perft(depth), rp.perft(depth));
-            if e != r {
-                return Some(format!(
-                    "{}: perft({depth}) at `{eng}`: engine {e}, reference {r}",
-                    ctx(&line)
-                ));
+    let mut s = Stats::default();
+    let d = lockstep::random_game(
+        name,
+        embedded::variant(name).unwrap().start(),
+        rp,
+        &game,
+        &mut stats.counts,
+        &mut |rp: &Pos, moves: &[Mv], rng: &mut Rng| {
+            if !bias {
+                return Some(moves[rng.below(moves.len())]);
             }
-            stats.perft_checks += 1;
-            stats.perft_nodes += r;
-        }
-        let moves = rp.legal();
-        if rp.game_over() {
-            // One player is left: the engine has no moves either (checked
-            // above) and ranks the last player first, then the players out,
-            // the last out first.
-            let o = eng.outcome().expect("game over");
-            assert_eq!(o.reason, EndReason::LastArmy, "{}", ctx(&line));
-            assert_eq!(o.ranking, rp.ranking(), "{}", ctx(&line));
-            stats.games_ended += 1;
-            return None;
-        }
-        if let Some(o) = eng.outcome() {
-            // Repetition or the no-progress counter: the variant files'
-            // draw rules, which the rules text does not have. The game
-            // goes on (the engine's move lists do not depend on them).
-            assert!(
-                matches!(o.reason, EndReason::Repetition | EndReason::NoProgress),
-                "{}: unexpected outcome {o:?} at `{eng}`",
-                ctx(&line)
-            );
-            if !drawn {
-                stats.draws_by_rule += 1;
-                drawn = true;
+            if rp.players_in().len() == 2 {
+                duel += 1;
+                if duel > 120 {
+                    return None;
+                }
             }
-        }
-        if ply == max_plies {
-            return None;
-        }
-        // Two players left with no mate in sight: give up on this game.
-        if bias && rp.players_in().len() == 2 {
-            duel += 1;
-            if duel > 120 {
-                return None;
-            }
-        }
-        let captures: Vec<&Mv> = moves
-            .iter()
-            .filter(|m| match m {
-                Mv::Step { to, .. } => rp.at(*to).is_some(),
-                Mv::Out => false,
-            })
-            .collect();
-        // Moves that put a player out. With two players left no King can
-        // be eliminated (the mover's own King may not be left to the next
-        // player): a player goes out only by having no move, so squeeze:
-        // prefer the moves leaving the other player fewest moves.
-        let mut eliminating = Vec::new();
-        let mut squeezing = Vec::new();
-        if bias {
-            let n = rp.out.len();
-            let two = rp.players_in().len() == 2;
-            let mut fewest = usize::MAX;
-            for m in &moves {
-                let after = rp.make(m);
-                if after.out.len() > n {
-                    eliminating.push(m);
-                } else if two {
-                    let replies = after.legal();
-                    let k = if replies == [Mv::Out] {
-                        0
-                    } else {
-                        replies.len()
-                    };
-                    if k < fewest {
-                        fewest = k;
-                        squeezing.clear();
+            Some(biased_choice(rp, moves, rng))
+        },
+        &mut |rp: &Pos, m: &Mv, after: &Pos| {
+            match *m {
+                Mv::Out => s.drop_outs += 1,
+                Mv::Step { promo: Some(_), .. } => s.promotions += 1,
+                Mv::Step {
+                    promo: None,
+                    to,
+                    from,
+                } => {
+                    let pawn = rp.at(from).map(|(_, l)| l) == Some('P');
+                    if pawn && fq::region(to) == fq::Region::Camp(fq::opposite(rp.to_move)) {
+                        s.declined_promotions += 1;
                     }
-                    if k == fewest {
-                        squeezing.push(m);
+                    if matches!(rp.at(to), Some((_, 'K'))) {
+                        s.king_captures += 1;
                     }
                 }
             }
-        }
-        let m = if !eliminating.is_empty() && rng.below(4) != 0 {
-            *eliminating[rng.below(eliminating.len())]
-        } else if !squeezing.is_empty() && rng.below(4) != 0 {
-            *squeezing[rng.below(squeezing.len())]
-        } else if bias && !captures.is_empty() && rng.below(4) != 0 {
-            *captures[rng.below(captures.len())]
-        } else {
-            moves[rng.below(moves.len())]
-        };
-        match m {
-            Mv::Out => stats.drop_outs += 1,
-            Mv::Step { promo: Some(_), .. } => stats.promotions += 1,
-            Mv::Step {
-                promo: None,
-                to,
-                from,
-            } => {
-                let pawn = rp.at(from).map(|(_, l)| l) == Some('P');
-                if pawn && fq::region(to) == fq::Region::Camp(fq::opposite(rp.to_move)) {
-                    stats.declined_promotions += 1;
-                }
+            let before = rp.out.len() + usize::from(*m == Mv::Out);
+            let gone = (after.out.len() - before) as u64;
+            s.eliminations += gone;
+            if gone >= 2 {
+                s.simultaneous += 1;
             }
-        }
-        if matches!(m, Mv::Step { to, .. } if matches!(rp.at(to), Some((_, 'K')))) {
-            stats.king_captures += 1;
-        }
-        let text = fq::move_string(&m);
-        if let Err(e) = eng.play(&text) {
-            panic!("{}: engine refuses {text} at `{eng}`: {e}", ctx(&line));
-        }
-        let before = rp.out.len() + usize::from(m == Mv::Out);
-        rp = rp.make(&m);
-        let gone = (rp.out.len() - before) as u64;
-        stats.eliminations += gone;
-        if gone >= 2 {
-            stats.simultaneous += 1;
-        }
-        if m == Mv::Out && gone >= 1 {
-            stats.checkmates_after_out += 1;
-        }
-        line.push(text);
-        stats.plies += 1;
-    }
-    None
+            if *m == Mv::Out && gone >= 1 {
+                s.checkmates_after_out += 1;
+            }
+        },
+    );
+    stats.add(&Stats {
+        counts: Counts::default(),
+        ..s
+    });
+    d
 }
 
 /// The random games of one variant: `uniform` ones (long middle games,
@@ -405,7 +361,7 @@ fn random_games_through_eliminations_to_the_end() {
     for (name, stats) in &all {
         // Not vacuous: games reached their end, and players went out in
         // every variant.
-        assert!(stats.games_ended >= 10, "{name}: {stats:?}");
+        assert!(stats.counts.games_ended >= 10, "{name}: {stats:?}");
         assert!(stats.eliminations >= 20, "{name}: {stats:?}");
         if *name != "sylvia" {
             assert!(stats.promotions >= 5, "{name}: {stats:?}");
@@ -416,7 +372,8 @@ fn random_games_through_eliminations_to_the_end() {
     assert!(total.drop_outs >= 20, "{total:?}");
     assert!(total.simultaneous >= 3, "{total:?}");
     assert!(total.declined_promotions >= 5, "{total:?}");
-    assert!(total.plies >= 10_000, "{total:?}");
+    assert!(total.counts.plies >= 10_000, "{total:?}");
+    assert_eq!(total.king_captures, 0, "no King is ever captured by a move");
 }
 
 // ---------------------------------------------------------------------

@@ -464,3 +464,17 @@ impl super::lockstep::Reference for Pos {
         (read != *self).then(|| format!("  engine:    {read:?}\n  reference: {self:?}"))
     }
 }
+
+impl super::lockstep::Walk for Pos {
+    fn game_over(&self) -> bool {
+        Pos::game_over(self)
+    }
+
+    /// One team is out: the engine reports the last army standing.
+    fn check_end(&self, eng: &quadrille_engine::Position) -> Result<(), String> {
+        match eng.outcome() {
+            Some(o) if o.reason == quadrille_engine::EndReason::LastArmy => Ok(()),
+            o => Err(format!("the reference's game is over, the engine says {o:?}")),
+        }
+    }
+}

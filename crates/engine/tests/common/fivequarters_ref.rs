@@ -700,3 +700,27 @@ impl super::lockstep::Reference for Pos {
         (read != *self).then(|| format!("  engine:    `{fen}`\n  reference: `{}`", self.to_fen()))
     }
 }
+
+impl super::lockstep::Walk for Pos {
+    fn game_over(&self) -> bool {
+        Pos::game_over(self)
+    }
+
+    /// One player is left: the engine ranks the last player first, then
+    /// the players out, the last out first, sharing places as the
+    /// reference does.
+    fn check_end(&self, eng: &quadrille_engine::Position) -> Result<(), String> {
+        let o = eng.outcome().ok_or("the engine's game is not over")?;
+        if o.reason != quadrille_engine::EndReason::LastArmy {
+            return Err(format!("the engine ends it by {:?}", o.reason));
+        }
+        if o.ranking != self.ranking() {
+            return Err(format!(
+                "ranking: engine {:?}, reference {:?}",
+                o.ranking,
+                self.ranking()
+            ));
+        }
+        Ok(())
+    }
+}

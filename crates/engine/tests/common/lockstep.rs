@@ -109,3 +109,125 @@ impl Rng {
         (self.next() % n as u64) as usize
     }
 }
+
+/// What a family's random games need beyond [`Reference`]: when the game
+/// is over, and what the engine must then say.
+pub trait Walk: Reference + Clone {
+    /// The reference's game is over.
+    fn game_over(&self) -> bool;
+    /// Compares the engine's outcome at the end with the reference's
+    /// (reason, ranking, scores); `Err` with the difference.
+    fn check_end(&self, eng: &Position) -> Result<(), String>;
+}
+
+/// One random game's settings: its seed, length and how often perft is
+/// compared (depth 2 every `perft_every` plies from `perft_from`, depth 3
+/// where the ply is also a multiple of `deep_every`).
+pub struct Game {
+    pub seed: u64,
+    pub max_plies: usize,
+    pub perft_every: usize,
+    pub perft_from: usize,
+    pub deep_every: usize,
+}
+
+/// What every family counts.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Counts {
+    pub games: u64,
+    pub plies: u64,
+    pub perft_checks: u64,
+    pub perft_nodes: u64,
+    pub games_ended: u64,
+    /// Games where the engine's draw rules (repetition, the no-progress
+    /// counter: not in the rules texts) would have ended the game; the
+    /// game goes on, the move lists do not depend on them.
+    pub draws_by_rule: u64,
+}
+
+impl Counts {
+    pub fn add(&mut self, o: &Counts) {
+        self.games += o.games;
+        self.plies += o.plies;
+        self.perft_checks += o.perft_checks;
+        self.perft_nodes += o.perft_nodes;
+        self.games_ended += o.games_ended;
+        self.draws_by_rule += o.draws_by_rule;
+    }
+}
+
+/// Plays one seeded random game in the engine and the reference in
+/// lockstep from their starts, comparing every position and move list,
+/// perft as `game` says, and the outcome at the end. `choose` picks the
+/// next move from the reference's legal moves (`None` ends the game
+/// early); `played` sees each move with the positions before and after
+/// (for the family's own counters). Returns the first difference, with the
+/// game's seed and moves.
+pub fn random_game<R: Walk>(
+    label: &str,
+    mut eng: Position,
+    mut rp: R,
+    game: &Game,
+    counts: &mut Counts,
+    choose: &mut dyn FnMut(&R, &[R::Move], &mut Rng) -> Option<R::Move>,
+    played: &mut dyn FnMut(&R, &R::Move, &R),
+) -> Option<String> {
+    let mut rng = Rng(game.seed);
+    let mut line: Vec<String> = Vec::new();
+    let ctx = |line: &[String]| format!("{label} game seed {}, moves {}", game.seed, line.join(" "));
+    counts.games += 1;
+    let mut drawn = false;
+    for ply in 0..=game.max_plies {
+        if let Some(d) = node_difference(&mut eng, &rp) {
+            return Some(format!("{}:\n{d}", ctx(&line)));
+        }
+        if ply % game.perft_every == game.perft_from {
+            let depth = if ply % game.deep_every == 0 { 3 } else { 2 };
+            let (e, r) = (eng.perft(depth), rp.perft(depth));
+            if e != r {
+                return Some(format!(
+                    "{}: perft({depth}) at `{eng}`: engine {e}, reference {r}",
+                    ctx(&line)
+                ));
+            }
+            counts.perft_checks += 1;
+            counts.perft_nodes += r;
+        }
+        if rp.game_over() {
+            if let Err(d) = rp.check_end(&eng) {
+                return Some(format!("{}: {d}", ctx(&line)));
+            }
+            counts.games_ended += 1;
+            return None;
+        }
+        if let Some(o) = eng.outcome() {
+            if !matches!(
+                o.reason,
+                quadrille_engine::EndReason::Repetition | quadrille_engine::EndReason::NoProgress
+            ) {
+                return Some(format!("{}: unexpected outcome {o:?} at `{eng}`", ctx(&line)));
+            }
+            if !drawn {
+                counts.draws_by_rule += 1;
+                drawn = true;
+            }
+        }
+        if ply == game.max_plies {
+            return None;
+        }
+        let moves = rp.legal_moves();
+        let Some(m) = choose(&rp, &moves, &mut rng) else {
+            return None;
+        };
+        let text = R::text(&m);
+        if let Err(e) = eng.play(&text) {
+            return Some(format!("{}: engine refuses {text} at `{eng}`: {e}", ctx(&line)));
+        }
+        let next = rp.after(&m);
+        played(&rp, &m, &next);
+        rp = next;
+        line.push(text);
+        counts.plies += 1;
+    }
+    None
+}
