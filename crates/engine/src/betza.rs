@@ -13,7 +13,9 @@ use std::fmt;
 /// Whether an atom may move to an empty cell, capture, or both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Modes {
+    /// May move to an empty cell.
     pub quiet: bool,
+    /// May capture on an occupied cell.
     pub capture: bool,
 }
 
@@ -24,7 +26,11 @@ pub enum Reach {
     Leap,
     /// Repeated steps of the vector, each landing before the last empty;
     /// `max` steps at most (0 = unlimited).
-    Ride { max: u8 },
+    /// Slides along each vector.
+    Ride {
+        /// The most cells it goes (0: no limit).
+        max: u8,
+    },
     /// Cannon style: along the rider line, over exactly one occupied cell.
     Hop,
 }
@@ -33,8 +39,11 @@ pub enum Reach {
 /// +y, right = +x) with one way of travelling.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Atom {
+    /// The step vectors, in the piece's frame (forward = +y).
     pub vectors: Vec<(i32, i32)>,
+    /// How far along each vector it goes.
     pub reach: Reach,
+    /// Whether it moves, captures or both.
     pub modes: Modes,
     /// Lame leap: the cells (relative to the start, in the piece's frame,
     /// one list per vector) that must be empty.
@@ -44,9 +53,11 @@ pub struct Atom {
 /// A Betza string the parser could not understand.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BetzaError {
+    /// The Betza string that failed.
     pub betza: String,
     /// Byte index of the offending character.
     pub at: usize,
+    /// What is wrong, and where in the string.
     pub message: String,
 }
 

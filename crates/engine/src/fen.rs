@@ -21,6 +21,7 @@ use std::sync::Arc;
 pub struct PositionError {
     /// Which field: `board`, `to move`, `castling`, `en passant`, ...
     pub field: String,
+    /// What is wrong.
     pub message: String,
 }
 

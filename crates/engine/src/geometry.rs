@@ -28,22 +28,27 @@ impl CellSet {
     }
 
     #[inline]
+    /// Is the cell in the set?
     pub fn contains(&self, c: Cell) -> bool {
         self.0[(c >> 6) as usize] >> (c & 63) & 1 != 0
     }
     #[inline]
+    /// Adds a cell.
     pub fn insert(&mut self, c: Cell) {
         self.0[(c >> 6) as usize] |= 1 << (c & 63);
     }
     #[inline]
+    /// Removes a cell.
     pub fn remove(&mut self, c: Cell) {
         self.0[(c >> 6) as usize] &= !(1 << (c & 63));
     }
     #[inline]
+    /// Number of cells.
     pub fn len(&self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
     #[inline]
+    /// Does the set hold no cell?
     pub fn is_empty(&self) -> bool {
         self.0 == [0; 4]
     }
@@ -53,10 +58,12 @@ impl CellSet {
         self.iter().next()
     }
     #[inline]
+    /// Cells in either set.
     pub fn union(&self, o: &CellSet) -> CellSet {
         CellSet(std::array::from_fn(|i| self.0[i] | o.0[i]))
     }
     #[inline]
+    /// Cells in both sets.
     pub fn intersection(&self, o: &CellSet) -> CellSet {
         CellSet(std::array::from_fn(|i| self.0[i] & o.0[i]))
     }
@@ -112,7 +119,9 @@ impl Iterator for CellSetIter {
 /// ranks are numbered.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Geometry {
+    /// Width of the bounding rectangle.
     pub files: u8,
+    /// Height of the bounding rectangle.
     pub ranks: u8,
     /// Number written for the first rank (0 for Avon, 1 otherwise).
     pub first_rank: u8,
@@ -139,10 +148,12 @@ impl Geometry {
     }
 
     #[inline]
+    /// File of a cell, 0 = `a`.
     pub fn file_of(&self, c: Cell) -> u8 {
         c % self.files
     }
     #[inline]
+    /// Rank of a cell, 0 = the first rank (whatever its number).
     pub fn rank_of(&self, c: Cell) -> u8 {
         c / self.files
     }
@@ -300,13 +311,18 @@ fn minmax(a: u8, b: u8) -> (u8, u8) {
 /// One of the four directions "forward" can point to, as a unit vector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Orientation {
+    /// Toward higher ranks.
     North = 0,
+    /// Toward higher files.
     East = 1,
+    /// Toward lower ranks.
     South = 2,
+    /// Toward lower files.
     West = 3,
 }
 
 impl Orientation {
+    /// The four, in order.
     pub const ALL: [Orientation; 4] = [
         Orientation::North,
         Orientation::East,
@@ -326,6 +342,7 @@ impl Orientation {
         }
     }
 
+    /// Reads `north`, `east`, `south` or `west`.
     pub fn parse(s: &str) -> Option<Orientation> {
         Some(match s {
             "north" => Orientation::North,

@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! # Quadrille rules engine
 //!
 //! One generic engine for chess variants of two to four players: boards of
@@ -6,12 +7,30 @@
 //! hand in the file's text.
 //!
 //! ```
-//! use quadrille_engine::{embedded, Position};
+//! use quadrille_engine::{embedded, CellName, MoveError, MoveText, Position};
+//!
+//! // A variant by name (or `Variant::from_toml` for a file's text).
 //! let chess = embedded::variant("chess").unwrap();
-//! let mut pos = chess.start();
-//! assert_eq!(pos.perft(2), 400);
-//! pos.play("e2e4").unwrap();
-//! assert!(pos.to_string().starts_with("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"));
+//! // A position from a position string (FEN, extended to any board).
+//! let mut pos = Position::from_string(
+//!     chess.clone(),
+//!     "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+//! )
+//! .unwrap();
+//! // Queries read the position; they never change it.
+//! let moves: Vec<String> = pos.legal_moves().iter().map(|&m| pos.move_to_string(m)).collect();
+//! assert_eq!(moves.len(), 27);
+//! assert!(moves.contains(&"f1b5".to_string()));
+//! // A move text is read without a position, then judged by one.
+//! let text: MoveText = "f1b5".parse().unwrap();
+//! let m = pos.judge(&text).unwrap();
+//! pos.make(m); // or pos.play("f1b5"), which does both
+//! assert_eq!(pos.to_string(), "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3");
+//! // Refusals say why, as an enum each front end maps to its own words.
+//! let e1 = CellName { file: 4, rank: 1 };
+//! assert_eq!(pos.parse_move("e1g1"), Err(MoveError::NotYourPiece(e1)));
+//! assert!(matches!(pos.parse_move("zz"), Err(MoveError::Syntax(_))));
+//! assert!(pos.outcome().is_none());
 //! ```
 
 pub mod betza;
@@ -35,7 +54,7 @@ pub use fen::PositionError;
 pub use geometry::{Cell, CellSet, Geometry, Orientation};
 pub use mobility::{RayKind, RayView};
 pub use moves::{Move, MoveKind, MoveList};
-pub use notation::MoveError;
+pub use notation::{CellName, Illegal, MoveError, MoveText, SyntaxError};
 pub use outcome::{EndReason, Outcome};
 pub use position::{Piece, Position};
 pub use variant::{embedded, Variant, VariantError};

@@ -24,9 +24,13 @@ pub enum RayKind {
 /// it is travelled, and whether it moves to empty cells, captures, or both.
 #[derive(Clone, Copy, Debug)]
 pub struct RayView<'a> {
+    /// The cells along the ray, nearest first.
     pub cells: &'a [Cell],
+    /// How the ray is travelled.
     pub kind: RayKind,
+    /// The piece may move along it without capturing.
     pub quiet: bool,
+    /// The piece may capture along it.
     pub capture: bool,
 }
 

@@ -781,9 +781,13 @@ impl Position {
         // A royal piece that moves may stand where a checkmated army's
         // leaving exposes it, whatever shielded it where it stood: judged
         // at its destination.
-        let next = self.next_player(self.to_move) as usize;
         let royal_shields =
             self.variant.rules.elimination.capturable_royal && self.players_in().count() > 2;
+        let next = if royal_shields {
+            self.next_player(self.to_move) as usize
+        } else {
+            0
+        };
         let next_army = self.variant.players[next].army;
         list.retain(|m| {
             let simple = matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
@@ -915,7 +919,14 @@ impl Position {
     /// Along `ray` from a royal piece of `army`: could a rider (`riders`)
     /// or hopper (`hops`) of `next_army` attack it once third armies'
     /// pieces leave and one piece of `army` moves? See `shield_of_others`.
-    fn line_shield(&self, ray: &[Cell], army: u8, next_army: u8, riders: TypeMask, hops: TypeMask) -> bool {
+    fn line_shield(
+        &self,
+        ray: &[Cell],
+        army: u8,
+        next_army: u8,
+        riders: TypeMask,
+        hops: TypeMask,
+    ) -> bool {
         let (mut shielded, mut others) = (false, 0);
         for &c in ray {
             let code = self.board[c as usize];

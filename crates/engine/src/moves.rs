@@ -9,6 +9,7 @@ use std::mem::MaybeUninit;
 /// drop".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MoveKind {
+    /// Any other move: a step, leap, slide or hop, a capture or not.
     Normal,
     /// A double step that may create an en passant target.
     DoubleStep,
@@ -27,14 +28,19 @@ pub enum MoveKind {
 /// A move: from, to, an optional promotion and its kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
+    /// The cell the piece leaves (the King's for castling and swaps).
     pub from: Cell,
+    /// The cell it goes to.
     pub to: Cell,
+    /// The type a promoting piece becomes.
     pub promotion: Option<PieceType>,
+    /// What kind of move it is.
     pub kind: MoveKind,
 }
 
 impl Move {
     #[inline]
+    /// A normal move without promotion.
     pub fn new(from: Cell, to: Cell) -> Move {
         Move {
             from,
@@ -71,6 +77,7 @@ impl Default for MoveList {
 }
 
 impl MoveList {
+    /// An empty list.
     pub fn new() -> MoveList {
         MoveList {
             // SAFETY: an array of `MaybeUninit` needs no initialisation.
@@ -79,6 +86,7 @@ impl MoveList {
         }
     }
     #[inline]
+    /// Appends a move (the list holds up to its capacity; generators never exceed it).
     pub fn push(&mut self, m: Move) {
         // A position with this many moves cannot arise in the supported
         // games (the most mobile has under 300); stop rather than overflow.
@@ -89,33 +97,40 @@ impl MoveList {
         }
     }
     #[inline]
+    /// Number of moves.
     pub fn len(&self) -> usize {
         self.len
     }
     #[inline]
+    /// Is the list empty?
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
     #[inline]
+    /// Removes every move.
     pub fn clear(&mut self) {
         self.len = 0;
     }
     #[inline]
+    /// Keeps the first `n` moves.
     pub fn truncate(&mut self, n: usize) {
         self.len = self.len.min(n);
     }
     #[inline]
+    /// The moves as a slice.
     pub fn as_slice(&self) -> &[Move] {
         // SAFETY: the first `len` entries were written by `push`, and
         // `MaybeUninit<Move>` has the layout of `Move`.
         unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
     }
     #[inline]
+    /// The moves as a mutable slice (for sorting).
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
         // SAFETY: as for `as_slice`.
         unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
     }
     #[inline]
+    /// Iterates over the moves.
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
         self.as_slice().iter()
     }

@@ -23,7 +23,9 @@ pub const MAX_MOVE_TEXT: usize = 16;
 /// and the rank number as written (boards may number ranks from 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CellName {
+    /// File index, `a` = 0.
     pub file: u8,
+    /// Rank number as written.
     pub rank: u8,
 }
 
@@ -41,8 +43,11 @@ pub enum MoveText {
     /// From one cell to another, with an optional promotion letter (any
     /// case as written; judged against the variant's letters).
     Cells {
+        /// The start cell.
         from: CellName,
+        /// The destination cell.
         to: CellName,
+        /// The promotion letter, if any.
         promotion: Option<char>,
     },
 }
@@ -50,7 +55,9 @@ pub enum MoveText {
 /// Why a move text could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SyntaxError {
+    /// Nothing but white space.
     Empty,
+    /// Longer than any move text.
     TooLong,
     /// It does not start with a cell such as `e2`.
     NoFromCell,

@@ -10,12 +10,17 @@ use crate::variant::{StalemateResult, Winner};
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EndReason {
+    /// The player to move has no legal move and a royal piece attacked.
     Checkmate,
+    /// The player to move has no legal move and no royal piece attacked.
     Stalemate,
     /// A type the side must retain is gone.
     Extinction,
+    /// The same position occurred the variant's number of times.
     Repetition,
+    /// No capture, pawn move or player out for the variant's number of moves.
     NoProgress,
+    /// Every army has only its royal pieces left.
     BareRoyals,
     /// Every player left in the game moves the same army (the others
     /// dropped out or were eliminated).
@@ -45,7 +50,9 @@ impl std::fmt::Display for EndReason {
 /// the place (a draw is one group).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
+    /// Players by place, first place first; players sharing a place are listed together.
     pub ranking: Vec<Vec<usize>>,
+    /// Why the game ended.
     pub reason: EndReason,
 }
 
@@ -54,6 +61,7 @@ impl Outcome {
     pub fn winners(&self) -> &[usize] {
         &self.ranking[0]
     }
+    /// Do all players share first place?
     pub fn is_draw(&self) -> bool {
         self.ranking.len() == 1
     }

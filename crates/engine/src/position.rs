@@ -10,7 +10,9 @@ use std::sync::Arc;
 /// A piece on the board: its army and type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Piece {
+    /// The army (index into `Variant::armies`).
     pub army: u8,
+    /// The type (index into `Variant::pieces`).
     pub kind: PieceType,
 }
 
@@ -500,7 +502,8 @@ impl Position {
         let next = self.next_player(me);
         let my_army = self.variant.players[me as usize].army;
         let mover_in = self.out >> me & 1 == 0;
-        let attackers = |pos: &Position| match pos.variant.rules.royal.as_ref().map(|r| r.attackers) {
+        let attackers = |pos: &Position| match pos.variant.rules.royal.as_ref().map(|r| r.attackers)
+        {
             Some(crate::variant::Attackers::Next) => 1 << next,
             _ => pos.variant.hostile_players[my_army as usize] & !pos.out,
         };

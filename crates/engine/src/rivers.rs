@@ -22,13 +22,16 @@ pub const MAX_SECTIONS: usize = 8;
 /// A named section as given in the variant file.
 #[derive(Clone, Debug)]
 pub struct Section {
+    /// The section's name in the variant file.
     pub name: String,
+    /// The cells on either side of the line.
     pub sides: [CellSet; 2],
 }
 
 /// The Rivers of a variant and the restrictions on crossing them.
 #[derive(Clone, Debug)]
 pub struct Rivers {
+    /// The sections, in file order.
     pub sections: Vec<Section>,
     /// Per player: the sections whose restrictions bind that player (in
     /// the Pass games, those that do not border the player's quarter).

@@ -84,7 +84,9 @@ fn random_game(seed: u64, max_plies: usize, bias: bool, stats: &mut Stats) {
             let captures: Vec<&avon_ref::Mv> = moves
                 .iter()
                 .filter(|m| match m {
-                    avon_ref::Mv::Step { to, .. } => rp.board[to.1 as usize][to.0 as usize].is_some(),
+                    avon_ref::Mv::Step { to, .. } => {
+                        rp.board[to.1 as usize][to.0 as usize].is_some()
+                    }
                     avon_ref::Mv::Out => false,
                 })
                 .collect();

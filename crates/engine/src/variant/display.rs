@@ -23,8 +23,11 @@ pub struct Display {
 /// Cells shaded in one colour, with an optional label.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shade {
+    /// The cells to shade.
     pub cells: CellSet,
+    /// A CSS colour.
     pub colour: String,
+    /// What a legend calls it.
     pub label: String,
 }
 
@@ -32,8 +35,11 @@ pub struct Shade {
 /// orthogonally adjacent cell of `between[1]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
+    /// The line runs along every edge between a cell of the first set and an orthogonally adjacent cell of the second.
     pub between: [CellSet; 2],
+    /// A CSS colour.
     pub colour: String,
+    /// What a legend calls it.
     pub label: String,
 }
 

@@ -2,7 +2,7 @@
 //! from a definition file into plain data and precomputed tables.
 
 mod compile;
-pub mod def;
+pub(crate) mod def;
 mod display;
 pub mod embedded;
 mod rule_modules;
@@ -16,8 +16,8 @@ pub use crate::rivers::{Rivers, Section};
 use crate::tables::Tables;
 use compile::Compiler;
 use def::VariantDef;
-use serde::Deserialize;
 pub use rule_modules::{Facing, RegionMove, Swap, Winner};
+use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -37,16 +37,22 @@ pub type TypeMask = u32;
 /// An army: a set of pieces on the board, moved by one or more players.
 #[derive(Clone, Debug)]
 pub struct Army {
+    /// Its name in the variant file and in messages.
     pub name: String,
+    /// One-letter tag used in position strings.
     pub tag: char,
 }
 
 /// A seat at the table.
 #[derive(Clone, Debug)]
 pub struct Player {
+    /// Its name in the variant file and in messages.
     pub name: String,
+    /// One-letter tag used in position strings.
     pub tag: char,
+    /// The army this moves (index into `Variant::armies`).
     pub army: u8,
+    /// The direction of its forward-moving pieces.
     pub forward: Orientation,
     /// Home cells (empty if the variant gives none).
     pub home: CellSet,
@@ -55,19 +61,28 @@ pub struct Player {
 /// A piece type.
 #[derive(Clone, Debug)]
 pub struct PieceKind {
+    /// Upper-case letter in position strings and moves.
     pub letter: char,
+    /// Its name in the variant file and in messages.
     pub name: String,
+    /// Its moves in Betza notation, as written.
     pub betza: String,
+    /// Its moves, parsed.
     pub atoms: Vec<Atom>,
+    /// A pawn: its moves reset the no-progress counter.
     pub pawn: bool,
+    /// A value for the AI given in the file (centipawns), if any.
     pub value: Option<i32>,
 }
 
 /// What a player without a legal move and not in check gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StalemateResult {
+    /// Every player in shares the result.
     Draw,
+    /// The player without a move loses.
     Loss,
+    /// The player without a move wins.
     Win,
 }
 
@@ -80,12 +95,14 @@ pub enum Attackers {
     Next,
 }
 
-/// "Must retain" royalty (see [`def::RoyalDef`]).
+/// "Must retain" royalty (`[rules] royal` in docs/variants.md).
 #[derive(Clone, Debug)]
 pub struct RoyalRule {
     /// Per army: the types it must retain.
     pub must_retain: [TypeMask; MAX_ARMIES],
+    /// A royal piece may not slide over an attacked cell either.
     pub no_passing_attacked: bool,
+    /// Who threatens royal pieces.
     pub attackers: Attackers,
 }
 
@@ -97,9 +114,13 @@ pub struct PathRules {
     /// A move must start or end in the mover's home while a player of the
     /// same army is still in the game.
     pub home_moves: bool,
+    /// Lines moves cross only at some cells.
     pub boundaries: Vec<Boundary>,
+    /// Camps joined only by slides over a `via` cell.
     pub camps: Option<Camps>,
+    /// Cells some types of some players may not capture onto.
     pub no_capture_into: Vec<PerPlayerCells>,
+    /// Cells some types of some players may not leave.
     pub confine: Vec<PerPlayerCells>,
     /// Far River sections some types may not cross (or only by a running
     /// jump).
@@ -109,21 +130,27 @@ pub struct PathRules {
 /// A path touching both sides must touch each side inside `require`.
 #[derive(Clone, Debug)]
 pub struct Boundary {
+    /// The cells on either side.
     pub sides: [CellSet; 2],
+    /// A path touching both sides must touch each inside this set.
     pub require: CellSet,
 }
 
 /// Moving from one camp to another only by a slide over a `via` cell.
 #[derive(Clone, Debug)]
 pub struct Camps {
+    /// The camps.
     pub camps: Vec<CellSet>,
+    /// The cells a move between camps must slide over.
     pub via: CellSet,
 }
 
 /// Some piece types with a set of cells per player.
 #[derive(Clone, Debug)]
 pub struct PerPlayerCells {
+    /// The piece types concerned.
     pub pieces: TypeMask,
+    /// The cells, per player.
     pub cells: [CellSet; MAX_PLAYERS],
 }
 
@@ -139,18 +166,26 @@ pub struct Dropout {
 /// Removal of players during the game.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Elimination {
+    /// The checkmate ruling: players whose royal piece the next player could capture are out (docs/variants.md).
     pub capturable_royal: bool,
+    /// A player whose army has no piece left is out.
     pub empty_army: bool,
 }
 
 /// FIDE-style castling of one king with one rook.
 #[derive(Clone, Debug)]
 pub struct Castling {
+    /// The army this moves (index into `Variant::armies`).
     pub army: u8,
+    /// The army's letter in castling rights.
     pub symbol: char,
+    /// Where the king stands.
     pub king: Cell,
+    /// Where the rook stands.
     pub rook: Cell,
+    /// Where the king goes.
     pub king_to: Cell,
+    /// Where the rook goes.
     pub rook_to: Cell,
     /// The types that stand on `king` and `rook` in the setup (`None`
     /// while the setup itself is being read).
@@ -164,6 +199,7 @@ pub struct Castling {
 /// Initial double step.
 #[derive(Clone, Debug)]
 pub struct DoubleStep {
+    /// The piece types concerned.
     pub pieces: TypeMask,
     /// Per player: cells from which the double step is allowed.
     pub from: [CellSet; MAX_PLAYERS],
@@ -175,6 +211,7 @@ pub struct DoubleStep {
 /// Promotion on reaching a zone.
 #[derive(Clone, Debug)]
 pub struct Promotion {
+    /// The piece types concerned.
     pub pieces: TypeMask,
     /// Per player: cells where promotion is compulsory.
     pub zone: [CellSet; MAX_PLAYERS],
@@ -185,26 +222,40 @@ pub struct Promotion {
     pub any_zone: [CellSet; MAX_PLAYERS],
     /// Per player: types always available.
     pub choices: [Vec<PieceType>; MAX_PLAYERS],
+    /// Promotion only to a type the player has lost.
     pub liberate: bool,
+    /// Types never counted as lost.
     pub liberate_exclude: TypeMask,
 }
 
 /// The rule modules a variant selects, with their parameters.
 #[derive(Clone, Debug)]
 pub struct Rules {
+    /// Royal pieces and check.
     pub royal: Option<RoyalRule>,
+    /// The pawns' first double step.
     pub double_step: Option<DoubleStep>,
+    /// Double steps may be taken en passant.
     pub en_passant: bool,
+    /// The castling moves.
     pub castling: Vec<Castling>,
+    /// Promotion zones and choices.
     pub promotion: Option<Promotion>,
+    /// What a player without a move and not in check gets.
     pub stalemate: StalemateResult,
+    /// Occurrences of a position that draw (0 or 1: off).
     pub repetition: u8,
+    /// Moves per player without progress that draw (0: off).
     pub no_progress_moves: u16,
+    /// Only royal pieces left on every side draws.
     pub bare_royals_draw: bool,
+    /// Restrictions on where moves may go.
     pub paths: PathRules,
     /// Royal pieces that must stay in the mover's home (Avon).
     pub royal_presence: Option<TypeMask>,
+    /// What happens to a player without a legal move.
     pub dropout: Option<Dropout>,
+    /// Who is out after a move.
     pub elimination: Elimination,
     /// Per player and region, pieces that move as another Betza string.
     pub region_moves: Vec<RegionMove>,
@@ -230,14 +281,23 @@ pub struct Rules {
 /// A compiled variant.
 #[derive(Debug)]
 pub struct Variant {
+    /// Its name in the variant file and in messages.
     pub name: String,
+    /// Human title.
     pub title: String,
+    /// One paragraph for a lobby.
     pub description: String,
+    /// The board.
     pub geometry: Geometry,
+    /// Named cell sets.
     pub regions: BTreeMap<String, CellSet>,
+    /// The armies (sets of pieces).
     pub armies: Vec<Army>,
+    /// The players, in turn order.
     pub players: Vec<Player>,
+    /// The piece types.
     pub pieces: Vec<PieceKind>,
+    /// The rule modules.
     pub rules: Rules,
     /// Cosmetic hints for front ends (`[display]`); the rules never read them.
     pub display: Display,
@@ -263,6 +323,7 @@ pub struct VariantError {
     pub file: Option<String>,
     /// Key path (`pieces[2].betza`) or `line L, column C`.
     pub location: String,
+    /// What is wrong.
     pub message: String,
 }
 
@@ -315,7 +376,8 @@ fn toml_error(text: &str, e: &toml::de::Error) -> VariantError {
 
 /// Reads a variant file as a plain TOML table.
 fn parse_table(text: &str) -> VResult<toml::Table> {
-    text.parse::<toml::Table>().map_err(|e| toml_error(text, &e))
+    text.parse::<toml::Table>()
+        .map_err(|e| toml_error(text, &e))
 }
 
 /// Resolves `base` (recursively) and overlays `table` on it. `chain`
@@ -382,7 +444,10 @@ impl Variant {
     /// array such as `[[pieces]]`) replaces the base's whole. A key cannot
     /// be removed: pick as base a variant that lacks it. Unknown bases and
     /// cycles are errors.
-    pub fn from_toml_with(text: &str, resolve: &dyn Fn(&str) -> Option<String>) -> VResult<Variant> {
+    pub fn from_toml_with(
+        text: &str,
+        resolve: &dyn Fn(&str) -> Option<String>,
+    ) -> VResult<Variant> {
         let table = parse_table(text)?;
         if !table.contains_key("base") {
             // No inheritance: read the text itself, for errors with lines.
@@ -453,7 +518,8 @@ mod inheritance_tests {
     fn a_child_lists_only_what_differs() {
         // Chess with the Queen renamed and castling left alone: `[rules]`
         // keys merge, `[[pieces]]` would replace; `title` replaces.
-        let text = "base = \"chess\"\nname = \"my-chess\"\ntitle = \"Mine\"\n[rules]\nrepetition = 5\n";
+        let text =
+            "base = \"chess\"\nname = \"my-chess\"\ntitle = \"Mine\"\n[rules]\nrepetition = 5\n";
         let v = Variant::from_toml(text).unwrap();
         let chess = embedded::variant("chess").unwrap();
         assert_eq!(v.name, "my-chess");

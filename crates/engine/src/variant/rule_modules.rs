@@ -55,11 +55,17 @@ impl Names<'_> {
 /// direction and moves depend on the quarter they stand in).
 #[derive(Clone, Debug)]
 pub struct RegionMove {
+    /// The piece types concerned.
     pub pieces: TypeMask,
+    /// The player whose pieces move so.
     pub player: usize,
+    /// Where they move so.
     pub cells: CellSet,
+    /// Their moves there, in Betza notation.
     pub betza: String,
+    /// The same, parsed.
     pub atoms: Vec<Atom>,
+    /// Forward for those moves.
     pub forward: Orientation,
 }
 
@@ -67,7 +73,9 @@ pub struct RegionMove {
 /// not face each other). An attack only: no move comes of it.
 #[derive(Clone, Debug)]
 pub struct Facing {
+    /// The piece types concerned.
     pub pieces: TypeMask,
+    /// Their moves there, in Betza notation.
     pub betza: String,
     /// The board vectors of the lines.
     pub vectors: Vec<(i32, i32)>,
@@ -77,9 +85,11 @@ pub struct Facing {
 /// own army (Yang Qi's King).
 #[derive(Clone, Debug)]
 pub struct Swap {
+    /// The piece types concerned.
     pub pieces: TypeMask,
     /// The types it may swap with.
     pub with: TypeMask,
+    /// Their moves there, in Betza notation.
     pub betza: String,
     /// Where the partner may stand, as board vectors.
     pub vectors: Vec<(i32, i32)>,

@@ -474,7 +474,9 @@ impl super::lockstep::Walk for Pos {
     fn check_end(&self, eng: &quadrille_engine::Position) -> Result<(), String> {
         match eng.outcome() {
             Some(o) if o.reason == quadrille_engine::EndReason::LastArmy => Ok(()),
-            o => Err(format!("the reference's game is over, the engine says {o:?}")),
+            o => Err(format!(
+                "the reference's game is over, the engine says {o:?}"
+            )),
         }
     }
 }

@@ -156,6 +156,11 @@ impl Counts {
     }
 }
 
+/// Picks a random game's next move from the reference's legal moves;
+/// `None` ends the game.
+pub type Chooser<'a, R> =
+    dyn FnMut(&R, &[<R as Reference>::Move], &mut Rng) -> Option<<R as Reference>::Move> + 'a;
+
 /// Plays one seeded random game in the engine and the reference in
 /// lockstep from their starts, comparing every position and move list,
 /// perft as `game` says, and the outcome at the end. `choose` picks the
@@ -169,12 +174,13 @@ pub fn random_game<R: Walk>(
     mut rp: R,
     game: &Game,
     counts: &mut Counts,
-    choose: &mut dyn FnMut(&R, &[R::Move], &mut Rng) -> Option<R::Move>,
+    choose: &mut Chooser<'_, R>,
     played: &mut dyn FnMut(&R, &R::Move, &R),
 ) -> Option<String> {
     let mut rng = Rng(game.seed);
     let mut line: Vec<String> = Vec::new();
-    let ctx = |line: &[String]| format!("{label} game seed {}, moves {}", game.seed, line.join(" "));
+    let ctx =
+        |line: &[String]| format!("{label} game seed {}, moves {}", game.seed, line.join(" "));
     counts.games += 1;
     let mut drawn = false;
     for ply in 0..=game.max_plies {
@@ -205,7 +211,10 @@ pub fn random_game<R: Walk>(
                 o.reason,
                 quadrille_engine::EndReason::Repetition | quadrille_engine::EndReason::NoProgress
             ) {
-                return Some(format!("{}: unexpected outcome {o:?} at `{eng}`", ctx(&line)));
+                return Some(format!(
+                    "{}: unexpected outcome {o:?} at `{eng}`",
+                    ctx(&line)
+                ));
             }
             if !drawn {
                 counts.draws_by_rule += 1;
@@ -216,12 +225,13 @@ pub fn random_game<R: Walk>(
             return None;
         }
         let moves = rp.legal_moves();
-        let Some(m) = choose(&rp, &moves, &mut rng) else {
-            return None;
-        };
+        let m = choose(&rp, &moves, &mut rng)?;
         let text = R::text(&m);
         if let Err(e) = eng.play(&text) {
-            return Some(format!("{}: engine refuses {text} at `{eng}`: {e}", ctx(&line)));
+            return Some(format!(
+                "{}: engine refuses {text} at `{eng}`: {e}",
+                ctx(&line)
+            ));
         }
         let next = rp.after(&m);
         played(&rp, &m, &next);
