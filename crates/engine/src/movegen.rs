@@ -631,6 +631,7 @@ impl Position {
     /// royal, the first two on a hopper's line, the blocker of a lame leap)
     /// and empty cells it must not enter without it (a new screen in front
     /// of a hopper). Every other ordinary move keeps the royals safe.
+    #[inline(always)]
     fn exposure_cells(&self, army: u8, royals: CellSet, attackers: u8) -> (CellSet, CellSet) {
         let v = &*self.variant;
         let t = &v.tables;
@@ -789,17 +790,37 @@ impl Position {
             0
         };
         let next_army = self.variant.players[next].army;
+        // Any checkmate-ruling work at all in this position? One test per
+        // move when not (every game but the four-player royal ones).
+        let ruling = royal_shields || mates.is_some();
         list.retain(|m| {
             let simple = matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
                 && !decisive.contains(m.to);
             let quiet_path = fast && simple && !leave.contains(m.from) && !enter.contains(m.to);
             let royal_move = royals.contains(m.from);
-            // A royal piece never takes an enemy royal piece ("a Queen may
-            // never capture the other Queen"): only a set-up position can
-            // offer it.
-            if royal_move && no_royal_capture {
+            if ruling {
+                let full = if royal_move {
+                    royal_shields
+                        && self.shield_of_others(army, next_army, CellSet::single(m.to), next)
+                } else {
+                    mates
+                        .as_ref()
+                        .is_some_and(|mates| mates.may_mate(m, simple))
+                };
+                if full {
+                    if passing && !self.royal_step_safe(m.from, m.to, attackers, true) {
+                        return false;
+                    }
+                    return self.full_test(m, royals, attackers, false);
+                }
+            }
+            if royal_move {
+                // A royal piece never takes an enemy royal piece ("a Queen
+                // may never capture the other Queen"): only a set-up
+                // position can offer it.
                 let t = self.board[m.to as usize];
-                if t != 0
+                if no_royal_capture
+                    && t != 0
                     && army_of(t) != army
                     && self
                         .royal_cells(army_of(t))
@@ -807,22 +828,6 @@ impl Position {
                 {
                     return false;
                 }
-            }
-            if royal_move
-                && royal_shields
-                && self.shield_of_others(army, next_army, CellSet::single(m.to), next)
-            {
-                if passing && !self.royal_step_safe(m.from, m.to, attackers, true) {
-                    return false;
-                }
-                return self.full_test(m, royals, attackers, false);
-            }
-            if let Some(mates) = &mates {
-                if mates.may_mate(m, simple) {
-                    return self.full_test(m, royals, attackers, false);
-                }
-            }
-            if royal_move {
                 if simple && (lone_royal || quiet_path) {
                     return self.royal_step_safe(m.from, m.to, attackers, passing);
                 }
