@@ -1087,17 +1087,11 @@ impl super::lockstep::Walk for Pos {
     /// Two players are left: the engine's ranking and series scores must
     /// be the reference's.
     fn check_end(&self, eng: &quadrille_engine::Position) -> Result<(), String> {
-        let o = eng.outcome().ok_or("the engine's game is not over")?;
-        if o.reason != quadrille_engine::EndReason::PlayersLeft {
-            return Err(format!("the engine ends it by {:?}", o.reason));
-        }
-        if o.ranking != self.ranking() {
-            return Err(format!(
-                "ranking: engine {:?}, reference {:?}",
-                o.ranking,
-                self.ranking()
-            ));
-        }
+        super::lockstep::check_outcome(
+            eng,
+            quadrille_engine::EndReason::PlayersLeft,
+            &self.ranking(),
+        )?;
         let scores = eng.series_scores().ok_or("no series scores")?;
         if scores != self.scores() {
             return Err(format!(

@@ -710,17 +710,6 @@ impl super::lockstep::Walk for Pos {
     /// the players out, the last out first, sharing places as the
     /// reference does.
     fn check_end(&self, eng: &quadrille_engine::Position) -> Result<(), String> {
-        let o = eng.outcome().ok_or("the engine's game is not over")?;
-        if o.reason != quadrille_engine::EndReason::LastArmy {
-            return Err(format!("the engine ends it by {:?}", o.reason));
-        }
-        if o.ranking != self.ranking() {
-            return Err(format!(
-                "ranking: engine {:?}, reference {:?}",
-                o.ranking,
-                self.ranking()
-            ));
-        }
-        Ok(())
+        super::lockstep::check_outcome(eng, quadrille_engine::EndReason::LastArmy, &self.ranking())
     }
 }

@@ -120,6 +120,25 @@ pub trait Walk: Reference + Clone {
     fn check_end(&self, eng: &Position) -> Result<(), String>;
 }
 
+/// The engine's outcome must be over by `reason` with this ranking.
+pub fn check_outcome(
+    eng: &Position,
+    reason: quadrille_engine::EndReason,
+    ranking: &[Vec<usize>],
+) -> Result<(), String> {
+    let o = eng.outcome().ok_or("the engine's game is not over")?;
+    if o.reason != reason {
+        return Err(format!("the engine ends it by {:?}", o.reason));
+    }
+    if o.ranking != ranking {
+        return Err(format!(
+            "ranking: engine {:?}, reference {ranking:?}",
+            o.ranking
+        ));
+    }
+    Ok(())
+}
+
 /// One random game's settings: its seed, length and how often perft is
 /// compared (depth 2 every `perft_every` plies from `perft_from`, depth 3
 /// where the ply is also a multiple of `deep_every`).
