@@ -891,17 +891,37 @@ impl Position {
         let v = &*self.variant;
         let t = &v.tables;
         let at = &t.attacks[next];
+        // A line can only matter with a third army's piece and one of
+        // `next`'s on it: two set tests before any walk.
+        let theirs = self.army_cells[next_army as usize];
+        let mut third = CellSet::EMPTY;
+        for a in 0..v.armies.len() {
+            if a as u8 != army && a as u8 != next_army {
+                third = third.union(&self.army_cells[a]);
+            }
+        }
+        let worth = |vector: u16, r: Cell| {
+            let set = t.ray_set(vector, r);
+            !set.intersection(&third).is_empty() && !set.intersection(&theirs).is_empty()
+        };
         for r in royals.iter() {
             for l in &at.lines {
                 let riders = l.slide | l.limited[0].0 | l.limited[1].0;
-                if self.line_shield(t.ray(l.vector, r), army, next_army, riders, l.hop) {
+                if worth(l.vector, r)
+                    && self.line_shield(t.ray(l.vector, r), army, next_army, riders, l.hop)
+                {
                     return true;
                 }
             }
-            let (s, e) = at.leap_index[r as usize];
+            let (s, e) = if at.lame {
+                at.leap_index[r as usize]
+            } else {
+                (0, 0)
+            };
             for la in &at.leaps[s as usize..e as usize] {
                 let lame = &t.cells[la.lame_start as usize..][..la.lame_len as usize];
-                if la.types & self.type_bit(la.from, next_army) != 0
+                if la.lame_len != 0
+                    && la.types & self.type_bit(la.from, next_army) != 0
                     && lame.iter().any(|&c| {
                         let a = army_of(self.board[c as usize]);
                         self.board[c as usize] != 0 && a != army && a != next_army
@@ -912,7 +932,7 @@ impl Position {
             }
             if let Some(f) = &v.rules.facing {
                 for &l in &t.facing_lines {
-                    if self.line_shield(t.ray(l, r), army, next_army, f.pieces, 0) {
+                    if worth(l, r) && self.line_shield(t.ray(l, r), army, next_army, f.pieces, 0) {
                         return true;
                     }
                 }

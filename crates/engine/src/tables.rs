@@ -5,7 +5,7 @@
 //! shape the board has.
 
 use crate::betza::{Atom, Reach};
-use crate::geometry::{Cell, Geometry, Orientation};
+use crate::geometry::{Cell, CellSet, Geometry, Orientation};
 use crate::variant::{PieceKind, Player, Rules, TypeMask, MAX_TYPES};
 
 /// How a ray is travelled.
@@ -59,9 +59,8 @@ pub(crate) struct AttackTables {
     pub leap_index: Vec<(u32, u32)>,
     pub leaps: Vec<LeapAttack>,
     pub lines: Vec<LineAttack>,
-    /// Some attack can be opened or closed by a piece that is not on its
-    /// line (hoppers, lame leaps): pin shortcuts do not apply.
-    pub tricky: bool,
+    /// Some leap of this player is lame (a piece on its path blocks it).
+    pub lame: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -73,6 +72,8 @@ pub(crate) struct Tables {
     pub vectors: Vec<(i32, i32)>,
     /// `[vector * ncells + cell]` -> (start, len) of the full ray in `cells`.
     pub vector_rays: Vec<(u32, u8)>,
+    /// The same rays as cell sets, for quick "anything of these on it?".
+    pub vector_ray_sets: Vec<CellSet>,
     pub rays: Vec<Ray>,
     pub ntypes: usize,
     /// `[(player * ntypes + type) * ncells + cell]` -> range in `rays`: the
@@ -141,6 +142,7 @@ impl Tables {
         }
         t.facing_lines = facing.iter().map(|&v| t.vector_id(v) as u16).collect();
         t.vector_rays = vec![(0, 0); t.vectors.len() * n];
+        t.vector_ray_sets = vec![CellSet::EMPTY; t.vectors.len() * n];
         for vi in 0..t.vectors.len() {
             let (dx, dy) = t.vectors[vi];
             for c in 0..n {
@@ -149,6 +151,7 @@ impl Tables {
                 if g.cells.contains(cur) {
                     while let Some(next) = g.offset(cur, dx, dy) {
                         t.cells.push(next);
+                        t.vector_ray_sets[vi * n + c].insert(next);
                         cur = next;
                     }
                 }
@@ -361,7 +364,7 @@ impl Tables {
         }
         // Unlimited sliders first: they are the common case.
         lines.sort_by_key(|l| l.hop != 0);
-        at.tricky = lines.iter().any(|l| l.hop != 0) || at.leaps.iter().any(|l| l.lame_len != 0);
+        at.lame = at.leaps.iter().any(|l| l.lame_len != 0);
         at.lines = lines;
         Ok(at)
     }
@@ -428,6 +431,12 @@ impl Tables {
     pub fn ray(&self, v: u16, cell: Cell) -> &[Cell] {
         let (s, l) = self.vector_rays[v as usize * self.ncells + cell as usize];
         &self.cells[s as usize..s as usize + l as usize]
+    }
+
+    /// The cells of [`Tables::ray`] as a set.
+    #[inline]
+    pub fn ray_set(&self, v: u16, cell: Cell) -> &CellSet {
+        &self.vector_ray_sets[v as usize * self.ncells + cell as usize]
     }
 
     /// The rays of a piece of `player` of type `ty` standing on `cell`.
