@@ -326,17 +326,6 @@ impl Position {
         self.make(m);
         Ok(m)
     }
-
-    /// Plays a move if it is legal here, or leaves the position unchanged
-    /// (for moves that come from elsewhere than this position's generator).
-    pub fn play_move(&mut self, m: Move) -> Result<(), MoveError> {
-        if self.legal_moves().iter().any(|&l| l == m) {
-            self.make(m);
-            Ok(())
-        } else {
-            Err(MoveError::Illegal(Illegal::Unreachable))
-        }
-    }
 }
 
 #[cfg(test)]
