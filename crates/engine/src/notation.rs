@@ -270,7 +270,10 @@ impl Position {
         };
         let v = &*self.variant;
         let g = &v.geometry;
-        let cell = |c: CellName| g.parse_cell(&c.to_string()).ok_or(MoveError::NoSuchCell(c));
+        let cell = |c: CellName| {
+            g.cell(c.file as i32, c.rank as i32 - g.first_rank as i32)
+                .ok_or(MoveError::NoSuchCell(c))
+        };
         let (f, t) = (cell(from)?, cell(to)?);
         let promotion = match promotion {
             None => None,
