@@ -1,13 +1,21 @@
 //! The AI seat runner: whenever a game changes, play the forced drop-outs
-//! and, while an AI seat is to move, ask the [`crate::MovePicker`] on a
-//! blocking thread (never on the async executor) with the seat's level and
-//! time. The engine checks the picked move like any other.
+//! and, while an AI seat is to move, ask the [`crate::MovePicker`] on the
+//! AI pool ([`crate::pool`]) with the seat's level and time. Its move is
+//! played through [`crate::turn::play`] like anyone's. If storing fails
+//! (a full disk), the runner waits and tries again, so the game resumes by
+//! itself once the storage works.
 
-use crate::game::{SeatKind, Status};
+use crate::game::{Actor, Input, SeatKind, Status};
 use crate::state::{AppState, SharedGame};
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::turn;
+use axum::http::StatusCode;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// First and longest wait before trying a failed store again.
+const RETRY_FIRST: Duration = Duration::from_millis(250);
+const RETRY_MAX: Duration = Duration::from_secs(10);
 
 /// Starts the runner for a game (it returns at once if there is nothing
 /// to do).
@@ -16,63 +24,100 @@ pub fn kick(st: &AppState, game: SharedGame) {
     tokio::spawn(async move { run(st, game).await });
 }
 
+/// What the runner does next.
+enum Next {
+    /// The rules play the drop-out.
+    Forced(quadrille_engine::Move),
+    /// The AI in `seat` thinks about the position after `ply` moves.
+    Think {
+        seat: usize,
+        ply: usize,
+        pos: Box<quadrille_engine::Position>,
+        level: u8,
+        time_ms: u32,
+    },
+}
+
 async fn run(st: AppState, game: SharedGame) {
+    let mut retry = RETRY_FIRST;
     loop {
-        let (pos, level, time_ms, ply) = {
+        let next = {
             let mut g = game.lock().await;
-            if g.ai_busy || g.status() != Status::Playing {
+            if g.ai_busy || *g.status() != Status::Playing {
                 return;
             }
             if let Some(m) = g.forced_move() {
-                if let Err(e) = st.commit(&mut g, m).await {
-                    eprintln!("warning: game {}: drop-out not stored: {}", g.id, e.message);
+                Next::Forced(m)
+            } else {
+                let seat = g.pos.to_move();
+                let SeatKind::Ai { level, time_ms } = g.seats[seat].kind else {
                     return;
+                };
+                g.ai_busy = true;
+                g.notify();
+                Next::Think {
+                    seat,
+                    ply: g.played.len(),
+                    pos: Box::new(g.pos.clone()),
+                    level,
+                    time_ms,
                 }
-                continue;
-            }
-            let SeatKind::Ai { level, time_ms } = g.seats[g.pos.to_move()].kind else {
-                return;
-            };
-            g.ai_busy = true;
-            let _ = g.events.send(g.played.len());
-            (g.pos.clone(), level, time_ms, g.played.len())
-        };
-        if !st.ai_pause.is_zero() {
-            tokio::time::sleep(st.ai_pause).await;
-        }
-        let stop = Arc::new(AtomicBool::new(false));
-        let timer = {
-            let stop = stop.clone();
-            tokio::spawn(async move {
-                tokio::time::sleep(Duration::from_millis(time_ms as u64)).await;
-                stop.store(true, Ordering::Relaxed);
-            })
-        };
-        let picker = st.picker.clone();
-        let picked =
-            tokio::task::spawn_blocking(move || picker.pick(&pos, level, time_ms, &stop)).await;
-        timer.abort();
-        let mut g = game.lock().await;
-        g.ai_busy = false;
-        let m = match picked {
-            Ok(Some(m)) if g.played.len() == ply => m,
-            other => {
-                if let Err(e) = other {
-                    eprintln!("warning: game {}: the AI failed: {e}", g.id);
-                }
-                let _ = g.events.send(g.played.len());
-                return;
             }
         };
-        if !g.pos.legal_moves().iter().any(|&x| x == m) {
-            eprintln!("warning: game {}: the AI picked an illegal move", g.id);
-            let _ = g.events.send(g.played.len());
-            return;
-        }
-        if let Err(e) = st.commit(&mut g, m).await {
-            eprintln!("warning: game {}: AI move not stored: {}", g.id, e.message);
-            let _ = g.events.send(g.played.len());
-            return;
+        let (actor, m) = match next {
+            Next::Forced(m) => (Actor::Rules, m),
+            Next::Think {
+                seat,
+                ply,
+                pos,
+                level,
+                time_ms,
+            } => {
+                if !st.ai_pause.is_zero() {
+                    tokio::time::sleep(st.ai_pause).await;
+                }
+                let picker = st.picker.clone();
+                let stop = Arc::new(AtomicBool::new(false));
+                let picked = st
+                    .ai_pool
+                    .run(move || picker.pick(&pos, level, time_ms, &stop))
+                    .await
+                    .flatten();
+                let Some(m) = picked else {
+                    let mut g = game.lock().await;
+                    eprintln!("warning: game {}: the AI found no move", g.id);
+                    g.ai_busy = false;
+                    g.notify();
+                    return;
+                };
+                (Actor::Ai { seat, ply }, m)
+            }
+        };
+        match turn::play(&st, game.clone(), actor, Input::Move(m), None).await {
+            // The turn task kicks the runner again.
+            Ok(_) => return,
+            Err(e) if e.status == StatusCode::INTERNAL_SERVER_ERROR => {
+                let id = game.lock().await.id.clone();
+                eprintln!(
+                    "warning: game {id}: move not stored ({}); trying again in {:?}",
+                    e.message, retry
+                );
+                {
+                    let mut g = game.lock().await;
+                    g.ai_busy = false;
+                    g.notify();
+                }
+                tokio::time::sleep(retry).await;
+                retry = (retry * 2).min(RETRY_MAX);
+            }
+            // Someone else moved meanwhile (their turn kicks the runner),
+            // or the game ended.
+            Err(_) => {
+                let mut g = game.lock().await;
+                g.ai_busy = false;
+                g.notify();
+                return;
+            }
         }
     }
 }

@@ -4,9 +4,10 @@
 use crate::ai;
 use crate::describe::{variant_view, VariantView};
 use crate::error::{ApiError, ApiResult};
-use crate::game::{Seat, SeatKind, Status};
+use crate::game::{Actor, Input, Seat, SeatKind};
 use crate::record;
 use crate::state::{clip, AppState, SharedGame};
+use crate::turn;
 use crate::variants::{self, Source};
 use crate::view::{game_view, summary, GameSummary, GameView};
 use axum::extract::{FromRequest, Path, Request, State};
@@ -15,7 +16,6 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::IntoResponse;
 use axum::Json;
 use futures_util::stream::{self, Stream, StreamExt};
-use quadrille_engine::MoveError;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::convert::Infallible;
@@ -161,16 +161,44 @@ async fn open_game(
     start: Option<&str>,
     moves: &[String],
 ) -> ApiResult<(StatusCode, Json<Created>)> {
+    let longest = kinds
+        .iter()
+        .filter_map(|k| match k {
+            SeatKind::Ai { time_ms, .. } => Some(*time_ms),
+            SeatKind::Human => None,
+        })
+        .max();
+    if let Some(t) = longest {
+        if t > st.max_ai_time_ms {
+            return Err(ApiError::unprocessable(
+                "bad_seats",
+                format!(
+                    "AI time per move {t} ms is over this server's limit of {} ms",
+                    st.max_ai_time_ms
+                ),
+            ));
+        }
+        if st.ai_games() >= st.max_ai_games {
+            return Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "ai_busy",
+                format!(
+                    "this server already runs {} games with AI seats; try again later",
+                    st.max_ai_games
+                ),
+            ));
+        }
+    }
     let (seats, tokens) = Seat::deal(&kinds).map_err(ApiError::internal)?;
     let shared = st.create(source, seats, start, moves).await?;
-    let mut g = shared.lock().await;
+    let g = shared.lock().await;
     let humans = (0..kinds.len())
         .filter(|&i| kinds[i] == SeatKind::Human)
         .collect();
     let created = Created {
         id: g.id.clone(),
         tokens,
-        game: game_view(&mut g, humans),
+        game: game_view(&g, humans),
     };
     drop(g);
     ai::kick(st, shared);
@@ -231,7 +259,7 @@ pub async fn import_game(
 pub async fn list_games(State(st): State<AppState>) -> Json<Vec<GameSummary>> {
     let mut list = Vec::new();
     for g in st.all_games() {
-        list.push(summary(&mut *g.lock().await));
+        list.push(summary(&*g.lock().await));
     }
     list.sort_by(|a, b| b.updated.cmp(&a.updated).then_with(|| a.id.cmp(&b.id)));
     Json(list)
@@ -259,9 +287,9 @@ pub async fn get_game(
     headers: HeaderMap,
 ) -> ApiResult<Json<GameView>> {
     let shared = st.game(&id)?;
-    let mut g = shared.lock().await;
+    let g = shared.lock().await;
     let seats = g.seats_of(&header_tokens(&headers));
-    Ok(Json(game_view(&mut g, seats)))
+    Ok(Json(game_view(&g, seats)))
 }
 
 pub async fn game_variant(
@@ -291,54 +319,24 @@ pub async fn make_move(
     JsonBody(req): JsonBody<MoveRequest>,
 ) -> ApiResult<Json<GameView>> {
     let shared = st.game(&id)?;
-    let view = {
-        let mut g = shared.lock().await;
-        let token = req.token.filter(|t| !t.is_empty()).ok_or_else(|| {
-            ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                "token_required",
-                "a move needs the token of the seat to move",
-            )
-        })?;
-        let seats = g.seats_of(std::slice::from_ref(&token));
-        if seats.is_empty() {
-            return Err(ApiError::forbidden(
-                "bad_token",
-                format!("this token holds no seat of game {id}"),
-            ));
-        }
-        match g.status() {
-            Status::Playing => {}
-            _ => return Err(ApiError::conflict("game_over", "the game is over")),
-        }
-        if let Some(ply) = req.ply {
-            if ply != g.played.len() {
-                return Err(ApiError::conflict(
-                    "stale_ply",
-                    format!(
-                        "the move was meant for ply {ply}, but the game has {} moves",
-                        g.played.len()
-                    ),
-                ));
-            }
-        }
-        let v = g.source.variant.clone();
-        let to_move = g.pos.to_move();
-        if !seats.contains(&to_move) {
-            return Err(ApiError::forbidden(
-                "not_your_turn",
-                format!("it is {}'s turn", v.players[to_move].name),
-            ));
-        }
-        let m = g
-            .pos
-            .parse_move(&req.text)
-            .map_err(|e| move_error(&req.text, e))?;
-        st.commit(&mut g, m).await?;
-        game_view(&mut g, seats)
-    };
-    ai::kick(&st, shared);
-    Ok(Json(view))
+    let token = req.token.filter(|t| !t.is_empty()).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "token_required",
+            "a move needs the token of the seat to move",
+        )
+    })?;
+    let seats = shared.lock().await.seats_of(std::slice::from_ref(&token));
+    if seats.is_empty() {
+        return Err(ApiError::forbidden(
+            "bad_token",
+            format!("this token holds no seat of game {id}"),
+        ));
+    }
+    let actor = Actor::Seats(seats);
+    turn::play(&st, shared, actor, Input::Text(req.text), req.ply)
+        .await
+        .map(Json)
 }
 
 pub async fn export_record(
@@ -392,18 +390,4 @@ pub async fn events(
 
 pub async fn not_found() -> ApiError {
     ApiError::not_found("not_found", "no such page or API route")
-}
-
-/// The engine's verdict on a move as an HTTP error: a text that is no move
-/// at all is a bad request; a move that needs a promotion letter says so
-/// by its code (the front end then offers the choices); anything else the
-/// engine refused is an illegal move, with the reason.
-fn move_error(text: &str, e: MoveError) -> ApiError {
-    let message = format!("move `{}`: {e}", clip(text));
-    match e {
-        MoveError::Syntax(_) => ApiError::bad_request("bad_move", message),
-        MoveError::GameOver => ApiError::conflict("game_over", message),
-        MoveError::PromotionNeeded(_) => ApiError::unprocessable("promotion_needed", message),
-        _ => ApiError::unprocessable("illegal_move", message),
-    }
 }

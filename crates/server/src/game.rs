@@ -5,7 +5,7 @@
 use crate::picker::LEVELS;
 use crate::token;
 use crate::variants::Source;
-use quadrille_engine::{Move, MoveKind, Outcome, Position};
+use quadrille_engine::{Move, MoveError, MoveKind, MoveList, Outcome, Position};
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
@@ -109,6 +109,45 @@ pub struct Game {
     pub ai_busy: bool,
     /// Live updates: the number of moves after each change.
     pub events: broadcast::Sender<usize>,
+    /// The current position's legal moves and status, computed once per
+    /// move (every view and check reads these).
+    legal: MoveList,
+    status: Status,
+}
+
+/// Who plays a turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Actor {
+    /// A person holding these seats' tokens.
+    Seats(Vec<usize>),
+    /// The AI in `seat`, which searched the position after `ply` moves.
+    Ai { seat: usize, ply: usize },
+    /// The server itself, playing a forced drop-out.
+    Rules,
+}
+
+/// What is played: a move's text (from a person) or a move from the
+/// generator (the AI, the rules).
+#[derive(Clone, Debug)]
+pub enum Input {
+    Text(String),
+    Move(Move),
+}
+
+/// Why a turn is refused. The game is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TurnError {
+    /// The game is over (or stuck).
+    GameOver,
+    /// The turn was meant for another ply.
+    StalePly { meant: usize, now: usize },
+    /// Another player is to move (their name).
+    NotYourTurn(String),
+    /// The engine refused the move.
+    Move { text: String, error: MoveError },
+    /// A move from the AI or the rules that is not legal here (never
+    /// expected: the generator made it).
+    NotLegal(String),
 }
 
 /// Longest position string accepted.
@@ -155,9 +194,12 @@ impl Game {
             updated: now,
             ai_busy: false,
             events: broadcast::channel(16).0,
+            legal: MoveList::new(),
+            status: Status::Playing,
         };
+        g.refresh();
         for (i, text) in moves.iter().enumerate() {
-            if g.status() != Status::Playing {
+            if *g.status() != Status::Playing {
                 return Err(format!("move {} `{text}`: the game is already over", i + 1));
             }
             let m = g
@@ -169,33 +211,89 @@ impl Game {
         Ok(g)
     }
 
-    /// Plays a legal move (from [`Position::parse_move`] or the move
-    /// generator) and tells the listeners.
+    /// Recomputes the legal moves and the status of the current position.
+    fn refresh(&mut self) {
+        self.pos.legal_moves_into(&mut self.legal);
+        self.status = match self.pos.outcome() {
+            Some(o) => Status::Over(o),
+            None if self.legal.is_empty() => Status::Stuck,
+            None => Status::Playing,
+        };
+    }
+
+    /// Judges a turn: the game is on, the ply is the one meant, the actor
+    /// holds the seat to move, and the engine accepts the move. Returns the
+    /// move to play; changes nothing.
+    pub fn judge(
+        &self,
+        actor: &Actor,
+        input: &Input,
+        ply: Option<usize>,
+    ) -> Result<Move, TurnError> {
+        if self.status != Status::Playing {
+            return Err(TurnError::GameOver);
+        }
+        let now = self.played.len();
+        let meant = match actor {
+            Actor::Ai { ply, .. } => Some(*ply),
+            _ => ply,
+        };
+        if let Some(meant) = meant.filter(|&m| m != now) {
+            return Err(TurnError::StalePly { meant, now });
+        }
+        let to_move = self.pos.to_move();
+        let turn = match actor {
+            Actor::Seats(seats) => seats.contains(&to_move),
+            Actor::Ai { seat, .. } => {
+                *seat == to_move && matches!(self.seats[to_move].kind, SeatKind::Ai { .. })
+            }
+            Actor::Rules => self.forced_move().is_some(),
+        };
+        if !turn {
+            let name = self.source.variant.players[to_move].name.clone();
+            return Err(TurnError::NotYourTurn(name));
+        }
+        match input {
+            Input::Text(text) => self.pos.parse_move(text).map_err(|error| TurnError::Move {
+                text: text.clone(),
+                error,
+            }),
+            Input::Move(m) if self.legal.iter().any(|l| l == m) => Ok(*m),
+            Input::Move(m) => Err(TurnError::NotLegal(self.pos.move_to_string(*m))),
+        }
+    }
+
+    /// Plays a legal move (one [`Game::judge`] returned) and tells the
+    /// listeners.
     pub fn apply(&mut self, mv: Move) {
         let player = self.pos.to_move();
         let text = self.pos.move_to_string(mv);
         self.pos.make(mv);
         self.played.push(Played { player, mv, text });
         self.updated = now();
-        // Nobody listening is fine.
+        self.refresh();
+        self.notify();
+    }
+
+    /// Tells the listeners that something changed (nobody listening is
+    /// fine).
+    pub fn notify(&self) {
         let _ = self.events.send(self.played.len());
     }
 
-    pub fn status(&mut self) -> Status {
-        if let Some(o) = self.pos.outcome() {
-            return Status::Over(o);
-        }
-        if self.pos.legal_moves().is_empty() {
-            Status::Stuck
-        } else {
-            Status::Playing
-        }
+    /// Where the game stands.
+    pub fn status(&self) -> &Status {
+        &self.status
+    }
+
+    /// The legal moves of the player to move.
+    pub fn legal_moves(&self) -> &[Move] {
+        self.legal.as_slice()
     }
 
     /// The forced drop-out, when it is the only move of the player to move.
-    pub fn forced_move(&mut self) -> Option<Move> {
-        let moves = self.pos.legal_moves();
-        match moves.as_slice() {
+    pub fn forced_move(&self) -> Option<Move> {
+        match self.legal.as_slice() {
             [m] if m.kind == MoveKind::DropOut => Some(*m),
             _ => None,
         }

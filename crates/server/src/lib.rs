@@ -18,10 +18,12 @@ pub mod describe;
 pub mod error;
 pub mod game;
 pub mod picker;
+pub mod pool;
 pub mod record;
 pub mod state;
 pub mod store;
 mod token;
+pub mod turn;
 pub mod variants;
 pub mod view;
 

@@ -3,11 +3,11 @@
 //! the AI.
 
 use crate::error::{ApiError, ApiResult};
-use crate::game::{now, Game, Seat};
+use crate::game::{Game, Seat, SeatKind, Status};
 use crate::picker::MovePicker;
+use crate::pool::AiPool;
 use crate::store::{Store, StoredGame};
 use crate::variants::{Source, Variants};
-use quadrille_engine::Move;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
@@ -23,6 +23,14 @@ pub struct Config {
     pub variant_files: Vec<(String, String)>,
     /// Pause before each AI move, so that people can follow AI-only play.
     pub ai_pause: Duration,
+    /// AI threads (at most the cores is best).
+    pub ai_threads: usize,
+    /// AI searches that may wait for a thread; more wait for room.
+    pub ai_queue: usize,
+    /// Games on with AI seats at most: a new one beyond is refused (503).
+    pub max_ai_games: usize,
+    /// Longest AI time per move a seat may ask for, in milliseconds.
+    pub max_ai_time_ms: u32,
 }
 
 impl Config {
@@ -32,6 +40,10 @@ impl Config {
             db: db.into(),
             variant_files: Vec::new(),
             ai_pause: Duration::from_millis(300),
+            ai_threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            ai_queue: 256,
+            max_ai_games: 64,
+            max_ai_time_ms: 10_000,
         }
     }
 }
@@ -46,6 +58,10 @@ pub struct Server {
     pub variants: Variants,
     pub picker: Arc<dyn MovePicker>,
     pub ai_pause: Duration,
+    /// Where AI searches run.
+    pub ai_pool: AiPool,
+    pub max_ai_games: usize,
+    pub max_ai_time_ms: u32,
 }
 
 /// The handlers' state.
@@ -79,6 +95,9 @@ impl Server {
             variants,
             picker,
             ai_pause: config.ai_pause,
+            ai_pool: AiPool::new(config.ai_threads, config.ai_queue),
+            max_ai_games: config.max_ai_games,
+            max_ai_time_ms: config.max_ai_time_ms,
         }))
     }
 
@@ -96,6 +115,23 @@ impl Server {
     pub fn all_games(&self) -> Vec<SharedGame> {
         let games = self.games.read().unwrap_or_else(|p| p.into_inner());
         games.values().cloned().collect()
+    }
+
+    /// Games still on that have an AI seat (a game busy right now counts:
+    /// it is most likely an AI thinking).
+    pub fn ai_games(&self) -> usize {
+        self.all_games()
+            .iter()
+            .filter(|g| match g.try_lock() {
+                Ok(g) => {
+                    *g.status() == Status::Playing
+                        && g.seats
+                            .iter()
+                            .any(|s| matches!(s.kind, SeatKind::Ai { .. }))
+                }
+                Err(_) => true,
+            })
+            .count()
     }
 
     /// Creates, stores and registers a new game.
@@ -121,20 +157,6 @@ impl Server {
             .unwrap_or_else(|p| p.into_inner())
             .insert(id, shared.clone());
         Ok(shared)
-    }
-
-    /// Stores a legal move, then plays it. If the store fails, the game is
-    /// unchanged.
-    pub async fn commit(&self, g: &mut Game, m: Move) -> ApiResult<()> {
-        let (id, ply, text, updated) =
-            (g.id.clone(), g.played.len(), g.pos.move_to_string(m), now());
-        let store = self.store.clone();
-        tokio::task::spawn_blocking(move || store.append_move(&id, ply, &text, updated))
-            .await
-            .map_err(|e| ApiError::internal(e.to_string()))?
-            .map_err(ApiError::internal)?;
-        g.apply(m);
-        Ok(())
     }
 }
 

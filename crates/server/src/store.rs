@@ -71,6 +71,13 @@ impl Store {
         self.conn.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Holds the connection, so that every read and write waits until the
+    /// guard is dropped: for tests that need a write in flight.
+    #[doc(hidden)]
+    pub fn hold_for_test(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.conn()
+    }
+
     /// Stores a new game with its moves so far.
     pub fn insert(&self, g: &StoredGame) -> Result<(), String> {
         let seats = serde_json::to_string(&g.seats).map_err(|e| e.to_string())?;

@@ -76,10 +76,10 @@ pub struct OutcomeView {
 }
 
 /// The view of `g` for a caller holding `your_seats`.
-pub fn game_view(g: &mut Game, your_seats: Vec<usize>) -> GameView {
+pub fn game_view(g: &Game, your_seats: Vec<usize>) -> GameView {
     let v = g.source.variant.clone();
     let geo = &v.geometry;
-    let status = g.status();
+    let status = g.status().clone();
     let to_move = (status == Status::Playing).then(|| g.pos.to_move());
     let board = geo
         .cells
@@ -108,7 +108,6 @@ pub fn game_view(g: &mut Game, your_seats: Vec<usize>) -> GameView {
     }
     let legal_moves = match to_move {
         Some(p) if your_seats.contains(&p) => g
-            .pos
             .legal_moves()
             .iter()
             .filter(|m| m.kind != MoveKind::DropOut)
@@ -196,9 +195,9 @@ pub struct GameSummary {
     pub updated: i64,
 }
 
-pub fn summary(g: &mut Game) -> GameSummary {
+pub fn summary(g: &Game) -> GameSummary {
     let v = g.source.variant.clone();
-    let status = g.status();
+    let status = g.status().clone();
     GameSummary {
         id: g.id.clone(),
         variant: v.name.clone(),
