@@ -139,3 +139,44 @@ async fn an_ai_flood_uses_only_the_ai_pool_and_people_still_play() {
     );
     stuck.release.store(true, Ordering::SeqCst);
 }
+
+/// An AI game whose move cannot be stored (the database refuses writes,
+/// as with a full disk) waits and resumes by itself once writes work
+/// again (before the fix it stayed stuck until a restart).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ai_game_resumes_once_the_store_works_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = config(&dir.path().join("g.db"));
+    let gate = Arc::new(Stuck {
+        running: AtomicUsize::new(0),
+        most: AtomicUsize::new(0),
+        release: AtomicBool::new(false),
+    });
+    let (router, state) = quadrille_server::app(&c, gate.clone()).expect("app");
+    let app = TestApp {
+        router,
+        state,
+        db: c.db.clone(),
+    };
+    let (id, tokens, _) = app
+        .create(json!({"variant": "chess", "seats": [{"kind": "human"}, {"kind": "ai", "time_ms": 100}]}))
+        .await;
+    let white = tokens[0].clone().unwrap();
+    let (s, _) = app.play(&id, &white, "e2e4").await;
+    assert_eq!(s, StatusCode::OK);
+    // The AI thinks; meanwhile the database stops taking writes.
+    let read_only = |on: bool| {
+        let conn = app.state.store.hold_for_test();
+        conn.execute_batch(&format!("PRAGMA query_only = {}", on as u8))
+            .unwrap();
+    };
+    read_only(true);
+    gate.release.store(true, Ordering::SeqCst);
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let (_, g) = app.get(&format!("/api/games/{id}")).await;
+    assert_eq!(g["ply"], 1, "nothing stored, nothing played: {g}");
+    assert_eq!(g["status"], "playing");
+    read_only(false);
+    let g = app.wait_for(&id, |g| g["ply"] == 2).await;
+    assert_eq!(g["to_move"], 0);
+}
