@@ -23,6 +23,8 @@ macro_rules! outln {
 mod ai;
 mod bench;
 mod board;
+mod book;
+mod duel;
 mod play;
 mod selfplay;
 mod show;
@@ -151,6 +153,77 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// A match in a two-army variant between Quadrille configurations or
+    /// against a UCI engine (`uci:PROGRAM`, e.g. Fairy-Stockfish): pairs
+    /// of games from the variant's opening book, clocks, W/D/L, pair
+    /// counts, Elo with a 95% interval and an optional SPRT.
+    Match {
+        /// Variant name, as listed by `variants` (ignored with --variant-file).
+        variant: String,
+        /// Player A: `search[:key=value,...]`, `greedy`, `random` or
+        /// `uci:PROGRAM`.
+        #[arg(long, default_value = "search")]
+        a: String,
+        /// Player B, the same forms.
+        #[arg(long)]
+        b: String,
+        /// A UCI option for player A, NAME=VALUE (repeatable).
+        #[arg(long = "a-option", value_name = "NAME=VALUE")]
+        a_options: Vec<String>,
+        /// A UCI option for player B, NAME=VALUE (repeatable).
+        #[arg(long = "b-option", value_name = "NAME=VALUE")]
+        b_options: Vec<String>,
+        /// Time control: `100ms` a move, `10+0.1` (seconds + increment),
+        /// or `own` (each player's own depth or nodes).
+        #[arg(long, default_value = "100ms")]
+        tc: String,
+        /// Games to play at most (in pairs).
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        concurrency: usize,
+        /// Stop when the SPRT between these Elo bounds decides: `0,10`.
+        #[arg(long, value_name = "ELO0,ELO1")]
+        sprt: Option<String>,
+        /// Opening book file (one position string a line); default: the
+        /// variant's embedded book, else 4 random plies per pair.
+        #[arg(long, value_name = "PATH")]
+        book: Option<String>,
+        /// A game still going after this many plies is a draw.
+        #[arg(long, default_value_t = 400)]
+        max_plies: usize,
+        /// Milliseconds a clock may run over before its flag falls.
+        #[arg(long, default_value_t = 50)]
+        margin: u64,
+        /// Seed for the order of the openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Only the final result, no running line per pair.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Make an opening book: positions a few random plies from the start
+    /// that a short search scores near even (one position string a line).
+    Book {
+        /// Variant name, as listed by `variants` (ignored with --variant-file).
+        variant: String,
+        /// Positions to make.
+        #[arg(long, default_value_t = 200)]
+        count: usize,
+        /// Random plies from the start.
+        #[arg(long, default_value_t = 6)]
+        plies: usize,
+        /// Search depth of the balance test.
+        #[arg(long, default_value_t = 6)]
+        depth: u32,
+        /// Largest score (centipawns, either way) kept.
+        #[arg(long, default_value_t = 60)]
+        max_score: i32,
+        /// Seed of the random plies.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Talk UCI on standard input and output (two-player variants).
     Uci,
     /// Talk XBoard/CECP on standard input and output (two-player variants).
@@ -187,6 +260,15 @@ struct ServeArgs {
     /// SQLite database file for the games (created if missing).
     #[arg(long, default_value = "quadrille.db", value_name = "PATH")]
     db: std::path::PathBuf,
+    /// Threads for AI searches (default: the number of cores).
+    #[arg(long, value_name = "N")]
+    ai_threads: Option<usize>,
+    /// Games with AI seats that may be on at once; more are refused.
+    #[arg(long, default_value_t = 64, value_name = "N")]
+    max_ai_games: usize,
+    /// Longest AI time per move a seat may ask for, in milliseconds.
+    #[arg(long, default_value_t = 10_000, value_name = "MS")]
+    max_ai_time: u32,
 }
 
 impl Default for ServeArgs {
@@ -195,6 +277,9 @@ impl Default for ServeArgs {
             host: "127.0.0.1".into(),
             port: 8080,
             db: "quadrille.db".into(),
+            ai_threads: None,
+            max_ai_games: 64,
+            max_ai_time: 10_000,
         }
     }
 }
@@ -202,6 +287,11 @@ impl Default for ServeArgs {
 /// Serves the web app; `--variant-file` adds a variant to the offered ones.
 fn serve(args: ServeArgs, file: Option<&str>) -> Result<(), String> {
     let mut config = quadrille_server::Config::new(args.db);
+    if let Some(n) = args.ai_threads {
+        config.ai_threads = n.max(1);
+    }
+    config.max_ai_games = args.max_ai_games;
+    config.max_ai_time_ms = args.max_ai_time;
     if let Some(path) = file {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
         config.variant_files.push((path.to_string(), text));
@@ -358,6 +448,82 @@ fn run(cli: Cli) -> Result<(), String> {
                 quiet,
             };
             selfplay::run(p, &settings)
+        }
+        Command::Match {
+            variant,
+            a,
+            b,
+            a_options,
+            b_options,
+            tc,
+            games,
+            concurrency,
+            sprt,
+            book: book_file,
+            max_plies,
+            margin,
+            seed,
+            quiet,
+        } => {
+            let v = load_variant(&variant, file)?;
+            let sprt = match sprt {
+                None => None,
+                Some(s) => {
+                    let (e0, e1) = s
+                        .split_once(',')
+                        .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)))
+                        .filter(|(a, b): &(f64, f64)| a < b)
+                        .ok_or_else(|| {
+                            format!("--sprt `{s}`: expected ELO0,ELO1 with ELO0 < ELO1")
+                        })?;
+                    Some(quadrille_search::stats::Sprt::new(e0, e1))
+                }
+            };
+            let openings = match book_file {
+                Some(path) => book::lines(
+                    &std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?,
+                ),
+                None => book::embedded(&v.name).map(book::lines).unwrap_or_default(),
+            };
+            let settings = duel::Settings {
+                a: duel::PlayerSpec::parse(&a, &a_options)?,
+                b: duel::PlayerSpec::parse(&b, &b_options)?,
+                tc: duel::TimeControl::parse(&tc)?,
+                games,
+                concurrency: concurrency.max(1),
+                max_plies,
+                margin_ms: margin,
+                sprt,
+                openings,
+                seed,
+                quiet,
+            };
+            duel::run(v.start(), &settings)
+        }
+        Command::Book {
+            variant,
+            count,
+            plies,
+            depth,
+            max_score,
+            seed,
+        } => {
+            let v = load_variant(&variant, file)?;
+            let settings = book::Settings {
+                count,
+                plies,
+                depth,
+                max_score,
+                seed,
+            };
+            outln!(
+                "# {}: {count} positions {plies} random plies from the start, scored at depth {depth} within {max_score} cp of the start (quadrille book --seed {seed})",
+                v.name
+            );
+            for line in book::generate(&v.start(), &settings) {
+                outln!("{line}");
+            }
+            Ok(())
         }
         Command::Uci => {
             let catalog = catalog(file)?;

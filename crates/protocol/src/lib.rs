@@ -16,6 +16,7 @@ pub mod catalog;
 mod output;
 mod thinker;
 pub mod uci;
+pub mod uci_client;
 pub mod xboard;
 pub mod xboard_board;
 

@@ -33,6 +33,7 @@ mod multi;
 mod ordering;
 pub mod score;
 mod searcher;
+pub mod stats;
 pub mod tt;
 mod two;
 pub mod values;

@@ -1,0 +1,497 @@
+//! `match`: Quadrille against a UCI engine (Fairy-Stockfish) or against
+//! another Quadrille configuration, in any variant with two armies.
+//! Games come in pairs (one opening from the variant's book, each side
+//! playing both colours), every move is judged by our engine, clocks are
+//! kept here, and the results are W/D/L, pentanomial pair counts, Elo with
+//! a 95 % interval and, if asked, an SPRT that stops the match on its own.
+
+use quadrille_engine::{Move, Position};
+use quadrille_protocol::uci_client::{Go, UciEngine};
+use quadrille_search::arena::{random_opening, Kind};
+use quadrille_search::stats::{Pentanomial, Sprt, Verdict};
+use quadrille_search::{result_for, Clock, Contender, Limits, Searcher};
+use std::cmp::Ordering as CmpOrdering;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A time control.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TimeControl {
+    /// Milliseconds per move.
+    PerMove(u64),
+    /// Fischer clock: milliseconds at the start and added per move.
+    Fischer { base_ms: u64, inc_ms: u64 },
+    /// Whatever limits each player's own settings give (depth, nodes).
+    Own,
+}
+
+impl TimeControl {
+    /// `100ms` (or `movetime=100`), `10+0.1` (seconds + seconds), `own`.
+    pub fn parse(s: &str) -> Result<TimeControl, String> {
+        let bad = || format!("time control `{s}`: expected e.g. 100ms, 10+0.1 or own");
+        let s = s.trim();
+        if s == "own" {
+            return Ok(TimeControl::Own);
+        }
+        if let Some(ms) = s.strip_suffix("ms").or_else(|| s.strip_prefix("movetime=")) {
+            return ms.parse().map(TimeControl::PerMove).map_err(|_| bad());
+        }
+        let (base, inc) = s.split_once('+').ok_or_else(bad)?;
+        let secs = |x: &str| {
+            x.parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v >= 0.0)
+                .map(|v| (v * 1000.0).round() as u64)
+                .ok_or_else(bad)
+        };
+        Ok(TimeControl::Fischer {
+            base_ms: secs(base)?,
+            inc_ms: secs(inc)?,
+        })
+    }
+}
+
+/// A player of the match, as given on the command line: a Quadrille
+/// contender (`search:...`, `greedy`, `random`) or `uci:PROGRAM` with its
+/// options.
+#[derive(Clone, Debug)]
+pub enum PlayerSpec {
+    Quadrille(Contender),
+    Uci {
+        program: String,
+        options: Vec<(String, String)>,
+    },
+}
+
+impl PlayerSpec {
+    pub fn parse(spec: &str, options: &[String]) -> Result<PlayerSpec, String> {
+        let options = options
+            .iter()
+            .map(|o| {
+                o.split_once('=')
+                    .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+                    .ok_or_else(|| format!("engine option `{o}`: expected NAME=VALUE"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        match spec.strip_prefix("uci:") {
+            Some(program) => Ok(PlayerSpec::Uci {
+                program: program.to_string(),
+                options,
+            }),
+            None if options.is_empty() => Contender::parse(spec).map(PlayerSpec::Quadrille),
+            None => Err(format!("`{spec}`: only a uci: player takes engine options")),
+        }
+    }
+
+    fn name(&self) -> String {
+        match self {
+            PlayerSpec::Quadrille(c) => c.name.clone(),
+            PlayerSpec::Uci { program, .. } => format!("uci:{program}"),
+        }
+    }
+}
+
+/// A player during the match (one per worker thread and side).
+enum Player {
+    Quadrille(Box<Searcher>, Limits, Contender),
+    Uci(Box<UciEngine>),
+}
+
+impl Player {
+    fn start(spec: &PlayerSpec) -> Result<Player, String> {
+        Ok(match spec {
+            PlayerSpec::Quadrille(c) => {
+                let (options, limits) = match &c.kind {
+                    Kind::Search { options, limits } => (*options, limits.clone()),
+                    _ => (Default::default(), Limits::default()),
+                };
+                Player::Quadrille(Box::new(Searcher::new(options)), limits, c.clone())
+            }
+            PlayerSpec::Uci { program, options } => {
+                Player::Uci(Box::new(UciEngine::start(program, &[], options)?))
+            }
+        })
+    }
+
+    fn new_game(&mut self) -> Result<(), String> {
+        match self {
+            Player::Quadrille(s, ..) => {
+                s.clear();
+                Ok(())
+            }
+            Player::Uci(e) => e.new_game(),
+        }
+    }
+
+    /// The move text chosen in `pos` (reached from `start` by `moves`).
+    fn choose(
+        &mut self,
+        start: &Position,
+        moves: &[String],
+        pos: &Position,
+        tc: TimeControl,
+        clocks: [u64; 2],
+    ) -> Result<String, String> {
+        let army = pos.army_to_move() as usize;
+        match self {
+            Player::Quadrille(searcher, own, contender) => {
+                let m = match &contender.kind {
+                    Kind::Search { .. } => {
+                        let mut limits = own.clone();
+                        match tc {
+                            TimeControl::PerMove(ms) => limits.movetime = Some(ms),
+                            TimeControl::Fischer { inc_ms, .. } => {
+                                limits.clock = Some(Clock {
+                                    remaining_ms: clocks[army],
+                                    increment_ms: inc_ms,
+                                    moves_to_go: None,
+                                })
+                            }
+                            TimeControl::Own => {}
+                        }
+                        searcher.best_move(pos, &limits).best
+                    }
+                    _ => {
+                        let seed = moves.len() as u64 ^ pos.key();
+                        contender_move(contender, pos, seed)
+                    }
+                };
+                m.map(|m| pos.move_to_string(m))
+                    .ok_or_else(|| "Quadrille found no move".to_string())
+            }
+            Player::Uci(e) => {
+                let (go, timeout) = match tc {
+                    TimeControl::PerMove(ms) => (Go::MoveTime(ms), ms + 5_000),
+                    TimeControl::Fischer { inc_ms, .. } => (
+                        Go::Clock {
+                            wtime: clocks[0],
+                            btime: clocks[1],
+                            winc: inc_ms,
+                            binc: inc_ms,
+                        },
+                        clocks[army] + 5_000,
+                    ),
+                    TimeControl::Own => (Go::Depth(8), 600_000),
+                };
+                e.best_move(
+                    &start.to_string(),
+                    moves,
+                    go,
+                    Duration::from_millis(timeout),
+                )
+            }
+        }
+    }
+}
+
+/// A random or greedy contender's move.
+fn contender_move(c: &Contender, pos: &Position, seed: u64) -> Option<Move> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    match c.kind {
+        Kind::Greedy => {
+            let eval = quadrille_search::Eval::new(pos.variant(), Default::default());
+            quadrille_search::arena::greedy(pos, &eval, &mut rng)
+        }
+        _ => {
+            let moves = pos.legal_moves();
+            (!moves.is_empty()).then(|| moves.as_slice()[rng.usize(..moves.len())])
+        }
+    }
+}
+
+/// How one game ended, for player A.
+#[derive(Clone, Debug)]
+pub struct GameEnd {
+    /// 1, 1/2 or 0 for A.
+    pub score: f64,
+    pub reason: String,
+    pub plies: usize,
+    /// A move the engine refused (the mover loses).
+    pub illegal: Option<String>,
+}
+
+/// Settings of a match.
+pub struct Settings {
+    pub a: PlayerSpec,
+    pub b: PlayerSpec,
+    pub tc: TimeControl,
+    /// Games to play at most (rounded up to whole pairs).
+    pub games: usize,
+    pub concurrency: usize,
+    pub max_plies: usize,
+    /// Time a clock may run over before the flag falls (process start-up
+    /// and pipe latency of external engines).
+    pub margin_ms: u64,
+    pub sprt: Option<Sprt>,
+    pub openings: Vec<String>,
+    pub seed: u64,
+    pub quiet: bool,
+}
+
+/// Plays one game from `start`; `a_army` is the army player A moves.
+fn play_game(
+    start: &Position,
+    players: [&mut Player; 2],
+    a_army: u8,
+    s: &Settings,
+) -> Result<GameEnd, String> {
+    let [pa, pb] = players;
+    pa.new_game()?;
+    pb.new_game()?;
+    let mut pos = start.clone();
+    let mut moves: Vec<String> = Vec::new();
+    let (mut clocks, inc) = match s.tc {
+        TimeControl::Fischer { base_ms, inc_ms } => ([base_ms; 2], inc_ms),
+        _ => ([u64::MAX / 4; 2], 0),
+    };
+    let a_score = |result: CmpOrdering| match result {
+        CmpOrdering::Less => 1.0,
+        CmpOrdering::Equal => 0.5,
+        CmpOrdering::Greater => 0.0,
+    };
+    let end = |score: f64, reason: String, plies: usize| GameEnd {
+        score,
+        reason,
+        plies,
+        illegal: None,
+    };
+    loop {
+        if let Some(o) = pos.outcome() {
+            let score = a_score(result_for(&o, pos.variant(), a_army));
+            return Ok(end(score, format!("{:?}", o.reason), moves.len()));
+        }
+        if moves.len() >= s.max_plies {
+            return Ok(end(0.5, "ply limit".into(), moves.len()));
+        }
+        let army = pos.army_to_move();
+        let mover_is_a = army == a_army;
+        let player = if mover_is_a { &mut *pa } else { &mut *pb };
+        let t = Instant::now();
+        let text = player.choose(start, &moves, &pos, s.tc, clocks)?;
+        let used = t.elapsed().as_millis() as u64;
+        let loss_for_mover = if mover_is_a { 0.0 } else { 1.0 };
+        if let TimeControl::Fischer { .. } = s.tc {
+            let c = &mut clocks[army as usize];
+            if used > *c + s.margin_ms {
+                return Ok(end(loss_for_mover, "time forfeit".into(), moves.len()));
+            }
+            *c = c.saturating_sub(used) + inc;
+        }
+        match pos.parse_move(&text) {
+            Ok(m) => {
+                moves.push(pos.move_to_string(m));
+                pos.make(m);
+            }
+            Err(e) => {
+                let mut g = end(loss_for_mover, "illegal move".into(), moves.len());
+                g.illegal = Some(format!("`{text}` in {pos}: {e}"));
+                return Ok(g);
+            }
+        }
+    }
+}
+
+/// The tally of a match.
+#[derive(Default)]
+struct Tally {
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    pairs: Pentanomial,
+    illegal: Vec<String>,
+    reasons: std::collections::BTreeMap<String, u64>,
+    plies: usize,
+    games: u64,
+}
+
+impl Tally {
+    fn add(&mut self, g: &GameEnd) {
+        self.games += 1;
+        self.plies += g.plies;
+        match g.score {
+            s if s > 0.75 => self.wins += 1,
+            s if s < 0.25 => self.losses += 1,
+            _ => self.draws += 1,
+        }
+        *self.reasons.entry(g.reason.clone()).or_default() += 1;
+        self.illegal.extend(g.illegal.clone());
+    }
+
+    fn line(&self, sprt: Option<&Sprt>) -> String {
+        let score = (self.wins as f64 + self.draws as f64 / 2.0) / self.games.max(1) as f64;
+        let mut l = format!(
+            "games {}: +{} ={} -{}  score {:.1}%  Elo {}  pairs {:?}",
+            self.games,
+            self.wins,
+            self.draws,
+            self.losses,
+            score * 100.0,
+            self.pairs.elo().text(),
+            self.pairs.0
+        );
+        if let Some(t) = sprt {
+            let (lo, hi) = t.bounds();
+            l.push_str(&format!(
+                "  LLR {:.2} ({lo:.2}, {hi:.2}) [{}, {}]",
+                self.pairs.llr(t.elo0, t.elo1),
+                t.elo0,
+                t.elo1
+            ));
+        }
+        l
+    }
+}
+
+/// Plays the match and prints the running and final results.
+pub fn run(start: Position, s: &Settings) -> Result<(), String> {
+    let v = start.variant().clone();
+    if v.armies.len() != 2 {
+        return Err(format!(
+            "{}: match needs two armies (use selfplay for four-player games)",
+            v.name
+        ));
+    }
+    let openings: Vec<Position> = if s.openings.is_empty() {
+        vec![start.clone()]
+    } else {
+        s.openings
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                Position::from_string(v.clone(), f)
+                    .map_err(|e| format!("opening {}: `{f}`: {e}", i + 1))
+            })
+            .collect::<Result<_, _>>()?
+    };
+    let pairs = s.games.div_ceil(2);
+    outln!(
+        "match {}: {} vs {}, {} pairs, {:?}, {} openings, {} at a time",
+        v.name,
+        s.a.name(),
+        s.b.name(),
+        pairs,
+        s.tc,
+        openings.len(),
+        s.concurrency
+    );
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let tally = Mutex::new(Tally::default());
+    let failure: Mutex<Option<String>> = Mutex::new(None);
+    let mut rng = fastrand::Rng::with_seed(s.seed);
+    let mut order: Vec<usize> = (0..openings.len()).collect();
+    rng.shuffle(&mut order);
+    let order = Arc::new(order);
+    std::thread::scope(|scope| {
+        for _ in 0..s.concurrency.max(1) {
+            scope.spawn(|| {
+                let worker = || -> Result<(), String> {
+                    let mut a = Player::start(&s.a)?;
+                    let mut b = Player::start(&s.b)?;
+                    loop {
+                        let pair = next.fetch_add(1, Ordering::Relaxed);
+                        if pair >= pairs || stop.load(Ordering::Relaxed) {
+                            return Ok(());
+                        }
+                        let opening = &openings[order[pair % order.len()]];
+                        // With only the start position, vary it a little.
+                        let opening = if s.openings.is_empty() {
+                            random_opening(opening, 4, s.seed.wrapping_add(pair as u64))
+                        } else {
+                            opening.clone()
+                        };
+                        let first = opening.army_to_move();
+                        let g1 = play_game(&opening, [&mut a, &mut b], first, s)?;
+                        let g2 = play_game(&opening, [&mut a, &mut b], 1 - first, s)?;
+                        let mut t = tally.lock().map_err(|_| "tally poisoned")?;
+                        t.add(&g1);
+                        t.add(&g2);
+                        t.pairs.add_pair(g1.score, g2.score);
+                        let verdict = s.sprt.map(|x| x.verdict(&t.pairs));
+                        if !s.quiet {
+                            eprintln!("{}", t.line(s.sprt.as_ref()));
+                        }
+                        if matches!(verdict, Some(Verdict::H0 | Verdict::H1)) {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                };
+                if let Err(e) = worker() {
+                    stop.store(true, Ordering::Relaxed);
+                    if let Ok(mut f) = failure.lock() {
+                        f.get_or_insert(e);
+                    }
+                }
+            });
+        }
+    });
+    let t = tally.into_inner().map_err(|_| "tally poisoned")?;
+    outln!("{}", t.line(s.sprt.as_ref()));
+    outln!(
+        "{} (A) scored {:.1}% against {} (B); average length {:.0} plies",
+        s.a.name(),
+        t.pairs.score() * 100.0,
+        s.b.name(),
+        t.plies as f64 / t.games.max(1) as f64
+    );
+    let reasons: Vec<String> = t.reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
+    outln!("endings: {}", reasons.join(", "));
+    if let Some(sprt) = &s.sprt {
+        let verdict = match sprt.verdict(&t.pairs) {
+            Verdict::H1 => "H1 accepted: A is stronger by the upper bound",
+            Verdict::H0 => "H0 accepted: A does not gain the upper bound",
+            Verdict::Continue => "no verdict within the games allowed",
+        };
+        outln!("SPRT [{}, {}]: {verdict}", sprt.elo0, sprt.elo1);
+    }
+    outln!("illegal moves: {}", t.illegal.len());
+    for i in &t.illegal {
+        outln!("illegal: {i}");
+    }
+    if let Some(e) = failure.into_inner().ok().flatten() {
+        return Err(e);
+    }
+    if !t.illegal.is_empty() {
+        return Err(format!("{} illegal moves", t.illegal.len()));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls() {
+        assert_eq!(TimeControl::parse("100ms"), Ok(TimeControl::PerMove(100)));
+        assert_eq!(
+            TimeControl::parse("movetime=250"),
+            Ok(TimeControl::PerMove(250))
+        );
+        assert_eq!(
+            TimeControl::parse("10+0.1"),
+            Ok(TimeControl::Fischer {
+                base_ms: 10_000,
+                inc_ms: 100
+            })
+        );
+        assert_eq!(TimeControl::parse("own"), Ok(TimeControl::Own));
+        for bad in ["", "10", "x+1", "1+-1", "fastms", "inf+0"] {
+            assert!(TimeControl::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn player_specs() {
+        let p = PlayerSpec::parse("uci:/bin/fsf", &["UCI_Variant=magnacarta".into()]).unwrap();
+        let PlayerSpec::Uci { program, options } = p else {
+            panic!("a UCI player");
+        };
+        assert_eq!(program, "/bin/fsf");
+        assert_eq!(options, vec![("UCI_Variant".into(), "magnacarta".into())]);
+        assert!(PlayerSpec::parse("search:depth=2", &[]).is_ok());
+        assert!(PlayerSpec::parse("search:depth=2", &["Hash=1".into()]).is_err());
+        assert!(PlayerSpec::parse("uci:x", &["novalue".into()]).is_err());
+    }
+}
