@@ -8,6 +8,46 @@ use crate::position::{army_of, kind_of, Position};
 use crate::tables::Travel;
 use crate::variant::{Attackers, PieceType, TypeMask};
 
+/// Per-position facts for judging moves one at a time
+/// ([`Position::legality`], [`Position::is_legal`]).
+pub struct Legality {
+    presence: Option<Presence>,
+    royal: Option<RoyalLegality>,
+}
+
+/// Royal presence: the types that count, the mover's home and how many
+/// stand there now.
+struct Presence {
+    types: TypeMask,
+    home: CellSet,
+    at_home: i32,
+}
+
+enum RoyalLegality {
+    /// A required type is extinct: no move is legal.
+    Extinct,
+    Rules(Box<RoyalRules>),
+}
+
+struct RoyalRules {
+    passing: bool,
+    no_royal_capture: bool,
+    army: u8,
+    royals: CellSet,
+    attackers: u8,
+    /// No royal piece is attacked now: most moves need no test.
+    fast: bool,
+    leave: CellSet,
+    enter: CellSet,
+    lone_royal: bool,
+    decisive: CellSet,
+    ruling: bool,
+    mates: Option<MateCells>,
+    royal_shields: bool,
+    next: usize,
+    next_army: u8,
+}
+
 /// Which moves may checkmate another player (see `mate_exposure`).
 #[derive(Default)]
 struct MateCells {
@@ -413,7 +453,7 @@ impl Position {
 
     /// All pseudo-legal moves of the player to move: what the pieces' rays,
     /// double steps, en passant, castling and promotion allow, before the
-    /// royalty test.
+    /// royalty test. They are added to `list` (not cleared first).
     pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
         if self.variant.rules.extended {
             self.generate::<true>(list)
@@ -748,18 +788,40 @@ impl Position {
     /// piece left attacked) and royal presence (no royal piece left in the
     /// mover's home).
     pub(crate) fn filter_legal(&mut self, list: &mut MoveList) {
-        if let Some(types) = self.variant.rules.royal_presence {
-            self.filter_royal_presence(list, types);
-        }
-        let Some(royal) = &self.variant.rules.royal else {
-            return;
+        let ctx = self.legality();
+        list.retain(|m| self.is_legal(&ctx, m));
+    }
+
+    /// What judging this position's moves needs, computed once: see
+    /// [`Position::is_legal`].
+    pub fn legality(&self) -> Legality {
+        let presence = self.variant.rules.royal_presence.map(|types| {
+            let player = self.to_move as usize;
+            let army = self.army_to_move() as usize;
+            let home = self.variant.players[player].home;
+            let mut at_home = 0;
+            for t in 0..self.variant.pieces.len() {
+                if types >> t & 1 != 0 {
+                    at_home += self.type_cells[army][t].intersection(&home).len() as i32;
+                }
+            }
+            Presence {
+                types,
+                home,
+                at_home,
+            }
+        });
+        let mut ctx = Legality {
+            presence,
+            royal: None,
         };
-        let passing = royal.no_passing_attacked;
-        let no_royal_capture = royal.attackers == Attackers::Enemies;
+        let Some(royal) = &self.variant.rules.royal else {
+            return ctx;
+        };
         let army = self.army_to_move();
         let Some(royals) = self.royal_cells(army) else {
-            list.clear();
-            return;
+            ctx.royal = Some(RoyalLegality::Extinct);
+            return ctx;
         };
         let attackers = self.royal_attackers();
         let fast = !royals.iter().any(|c| self.attacked_by_set(c, attackers));
@@ -768,7 +830,6 @@ impl Position {
         } else {
             (CellSet::EMPTY, CellSet::EMPTY)
         };
-        let lone_royal = royals.len() == 1;
         // Under elimination a capture of a royal piece or of an army's last
         // piece puts its player out at once and may change who moves next
         // (the attacker): such moves take the full test.
@@ -789,56 +850,100 @@ impl Position {
         } else {
             0
         };
-        let next_army = self.variant.players[next].army;
-        // Any checkmate-ruling work at all in this position? One test per
-        // move when not (every game but the four-player royal ones).
-        let ruling = royal_shields || mates.is_some();
-        list.retain(|m| {
-            let simple = matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
-                && !decisive.contains(m.to);
-            let quiet_path = fast && simple && !leave.contains(m.from) && !enter.contains(m.to);
-            let royal_move = royals.contains(m.from);
-            if ruling {
-                let full = if royal_move {
-                    royal_shields
-                        && self.shield_of_others(army, next_army, CellSet::single(m.to), next)
-                } else {
-                    mates
-                        .as_ref()
-                        .is_some_and(|mates| mates.may_mate(m, simple))
-                };
-                if full {
-                    if passing && !self.royal_step_safe(m.from, m.to, attackers, true) {
-                        return false;
-                    }
-                    return self.full_test(m, royals, attackers, false);
+        ctx.royal = Some(RoyalLegality::Rules(Box::new(RoyalRules {
+            passing: royal.no_passing_attacked,
+            no_royal_capture: royal.attackers == Attackers::Enemies,
+            army,
+            royals,
+            attackers,
+            fast,
+            leave,
+            enter,
+            lone_royal: royals.len() == 1,
+            decisive,
+            // Any checkmate-ruling work at all in this position? One test
+            // per move when not (every game but the four-player royal ones).
+            ruling: royal_shields || mates.is_some(),
+            mates,
+            royal_shields,
+            next,
+            next_army: self.variant.players[next].army,
+        })));
+        ctx
+    }
+
+    /// Is a pseudo-legal move of this position (one
+    /// [`Position::pseudo_legal_moves`] listed) legal? `ctx` is this
+    /// position's [`Position::legality`]. The search judges moves one at a
+    /// time this way, only those it gets to; the position is used as
+    /// scratch space and left as it was. A drop-out is never judged here
+    /// ([`Position::legal_moves_into`] adds it when nothing else is legal).
+    pub fn is_legal(&mut self, ctx: &Legality, m: Move) -> bool {
+        if let Some(p) = &ctx.presence {
+            if m.kind != MoveKind::DropOut {
+                let kind = kind_of(self.board[m.from as usize]);
+                let after = m.promotion.unwrap_or(kind);
+                let mut n = p.at_home;
+                if p.types >> kind & 1 != 0 && p.home.contains(m.from) {
+                    n -= 1;
                 }
-            }
-            if royal_move {
-                // A royal piece never takes an enemy royal piece ("a Queen
-                // may never capture the other Queen"): only a set-up
-                // position can offer it.
-                let t = self.board[m.to as usize];
-                if no_royal_capture
-                    && t != 0
-                    && army_of(t) != army
-                    && self
-                        .royal_cells(army_of(t))
-                        .is_some_and(|r| r.contains(m.to))
-                {
+                if p.types >> after & 1 != 0 && p.home.contains(m.to) {
+                    n += 1;
+                }
+                if n <= 0 {
                     return false;
                 }
-                if simple && (lone_royal || quiet_path) {
-                    return self.royal_step_safe(m.from, m.to, attackers, passing);
-                }
-                if passing && !self.royal_step_safe(m.from, m.to, attackers, true) {
+            }
+        }
+        let r = match &ctx.royal {
+            None => return true,
+            Some(RoyalLegality::Extinct) => return false,
+            Some(RoyalLegality::Rules(r)) => r,
+        };
+        let simple = matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
+            && !r.decisive.contains(m.to);
+        let quiet_path = r.fast && simple && !r.leave.contains(m.from) && !r.enter.contains(m.to);
+        let royal_move = r.royals.contains(m.from);
+        if r.ruling {
+            let full = if royal_move {
+                r.royal_shields
+                    && self.shield_of_others(r.army, r.next_army, CellSet::single(m.to), r.next)
+            } else {
+                r.mates
+                    .as_ref()
+                    .is_some_and(|mates| mates.may_mate(m, simple))
+            };
+            if full {
+                if r.passing && !self.royal_step_safe(m.from, m.to, r.attackers, true) {
                     return false;
                 }
-            } else if quiet_path {
-                return true;
+                return self.full_test(m, r.royals, r.attackers, false);
             }
-            self.full_test(m, royals, attackers, true)
-        });
+        }
+        if royal_move {
+            // A royal piece never takes an enemy royal piece ("a Queen may
+            // never capture the other Queen"): only a set-up position can
+            // offer it.
+            let t = self.board[m.to as usize];
+            if r.no_royal_capture
+                && t != 0
+                && army_of(t) != r.army
+                && self
+                    .royal_cells(army_of(t))
+                    .is_some_and(|c| c.contains(m.to))
+            {
+                return false;
+            }
+            if simple && (r.lone_royal || quiet_path) {
+                return self.royal_step_safe(m.from, m.to, r.attackers, r.passing);
+            }
+            if r.passing && !self.royal_step_safe(m.from, m.to, r.attackers, true) {
+                return false;
+            }
+        } else if quiet_path {
+            return true;
+        }
+        self.full_test(m, r.royals, r.attackers, true)
     }
 
     /// Under the checkmate ruling (`elimination.capturable_royal`): a move
@@ -1055,36 +1160,6 @@ impl Position {
         });
         self.board.swap(a, b);
         !exposed
-    }
-
-    /// Keeps the moves after which a royal piece of the mover's army stands
-    /// in the mover's home. Own pieces are never captured, so counting the
-    /// royal pieces at home before the move decides it without playing it.
-    fn filter_royal_presence(&self, list: &mut MoveList, types: TypeMask) {
-        let player = self.to_move as usize;
-        let army = self.army_to_move() as usize;
-        let home = self.variant.players[player].home;
-        let mut at_home = 0;
-        for t in 0..self.variant.pieces.len() {
-            if types >> t & 1 != 0 {
-                at_home += self.type_cells[army][t].intersection(&home).len() as i32;
-            }
-        }
-        list.retain(|m| {
-            if m.kind == MoveKind::DropOut {
-                return true;
-            }
-            let kind = kind_of(self.board[m.from as usize]);
-            let after = m.promotion.unwrap_or(kind);
-            let mut n = at_home;
-            if types >> kind & 1 != 0 && home.contains(m.from) {
-                n -= 1;
-            }
-            if types >> after & 1 != 0 && home.contains(m.to) {
-                n += 1;
-            }
-            n > 0
-        });
     }
 
     /// Is the game over because every player left in it moves one army?

@@ -7,7 +7,7 @@
 use crate::ordering::{is_capture, is_tactical};
 use crate::score::{is_mate, DRAW, INFINITY, MATE};
 use crate::searcher::{RootMoves, Searcher, Step, MAX_PLY};
-use quadrille_engine::{Move, MoveKind, Position};
+use quadrille_engine::{Legality, Move, MoveKind, Position};
 use std::sync::OnceLock;
 
 /// Quiescence plies in which a side in check tries every evasion.
@@ -163,7 +163,9 @@ impl Searcher {
         if let Some(s) = cutoff {
             return s;
         }
-        pos.legal_moves_into(&mut self.order.frames[ply].moves);
+        // Moves are judged one at a time when reached (most nodes end
+        // after a move or two), where the rules allow it.
+        let legality = self.generate(pos, ply);
         let n = self.order.frames[ply].len();
         if n == 0 {
             let army = pos.army_to_move();
@@ -227,8 +229,14 @@ impl Searcher {
         let mut best_move: Option<Move> = None;
         let mut quiets = [Move::DROP_OUT; MAX_QUIETS];
         let mut n_quiets = 0;
-        for i in 0..n {
-            let m = self.order.frames[ply].pick(i);
+        let mut legal = 0;
+        for k in 0..n {
+            let m = self.order.frames[ply].pick(k);
+            if legality.as_ref().is_some_and(|l| !pos.is_legal(l, m)) {
+                continue;
+            }
+            let i = legal;
+            legal += 1;
             let tactical = is_tactical(pos, m, &self.values);
             // Futility: a quiet move cannot lift a hopeless frontier node.
             if !pv_node
@@ -294,8 +302,26 @@ impl Searcher {
                 n_quiets += 1;
             }
         }
+        if legal == 0 {
+            return self.terminal(pos, ply, side);
+        }
         self.store(key, best_move, best, (original_alpha, beta), depth, ply);
         best
+    }
+
+    /// Fills the frame at `ply` with the moves to try: pseudo-legal ones and
+    /// the position's [`Legality`] to judge each by, in two-player games
+    /// without drop-outs; elsewhere the legal moves and `None`.
+    fn generate(&mut self, pos: &mut Position, ply: usize) -> Option<Legality> {
+        let v = pos.variant();
+        if v.players.len() == 2 && v.rules.dropout.is_none() {
+            self.order.frames[ply].moves.clear();
+            pos.pseudo_legal_moves(&mut self.order.frames[ply].moves);
+            Some(pos.legality())
+        } else {
+            pos.legal_moves_into(&mut self.order.frames[ply].moves);
+            None
+        }
     }
 
     /// Quiescence: the side to move may stand on the static score or try
@@ -322,14 +348,24 @@ impl Searcher {
             }
             alpha = alpha.max(best);
         }
-        pos.legal_moves_into(&mut self.order.frames[ply].moves);
-        if self.order.frames[ply].len() == 0 {
-            let army = pos.army_to_move();
-            return self.terminal(pos, ply, army);
-        }
-        if !evasions {
+        let legality = if evasions {
+            pos.legal_moves_into(&mut self.order.frames[ply].moves);
+            if self.order.frames[ply].len() == 0 {
+                let army = pos.army_to_move();
+                return self.terminal(pos, ply, army);
+            }
+            None
+        } else {
+            // Standing pat is allowed: no need to know whether any quiet
+            // move is legal, only the captures tried.
+            let legality = self.generate(pos, ply);
+            if legality.is_none() && self.order.frames[ply].len() == 0 {
+                let army = pos.army_to_move();
+                return self.terminal(pos, ply, army);
+            }
             self.order.frames[ply].keep_tactical(pos, &self.values);
-        }
+            legality
+        };
         let n = self.order.frames[ply].len();
         if n == 0 {
             return best;
@@ -354,6 +390,9 @@ impl Searcher {
                 if mover > victim + 50 && pos.attacked_by_enemies(m.to, army) {
                     continue;
                 }
+            }
+            if legality.as_ref().is_some_and(|l| !pos.is_legal(l, m)) {
+                continue;
             }
             pos.make(m);
             let s = self.child_q(pos, alpha, beta, ply, q);
