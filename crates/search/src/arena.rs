@@ -51,7 +51,8 @@ impl Contender {
 
     /// Reads a contender: `random`, `greedy`, or `search` with settings,
     /// `search:movetime=100,null=off,lmr=off,multi=paranoid` (keys: depth,
-    /// nodes, movetime, level, hash, null, lmr, mobility, multi). The
+    /// nodes, movetime, level, hash, null, lmr, mobility, multi, and
+    /// `tune=NAME:VALUE` for a [`crate::Params`] field). The
     /// text is its name.
     pub fn parse(spec: &str) -> Result<Contender, String> {
         let spec = spec.trim();
@@ -96,6 +97,11 @@ impl Contender {
                 "null" => options.null_move = on()?,
                 "lmr" => options.lmr = on()?,
                 "mobility" => options.terms.mobility = on()?,
+                "tune" => {
+                    let (name, v) = value.split_once(':').ok_or_else(bad)?;
+                    let v = v.parse::<i32>().map_err(|_| bad())?;
+                    options.params.set(name, v)?;
+                }
                 "multi" => {
                     options.multi = match value {
                         "brs" | "brs+" | "best-reply" => MultiAlgorithm::BestReply,

@@ -317,7 +317,9 @@ impl Searcher {
                 let mover = pos
                     .piece_at(m.from)
                     .map_or(0, |p| self.values[p.kind as usize]);
-                if mover > victim + 50 && pos.attacked_by_enemies(m.to, army) {
+                if mover > victim + self.options.params.bad_capture_margin
+                    && pos.attacked_by_enemies(m.to, army)
+                {
                     continue;
                 }
             }

@@ -160,6 +160,16 @@ impl Ordering {
         }
     }
 
+    /// The history score of a quiet move (0 before any).
+    #[inline]
+    pub fn history(&self, player: usize, m: Move) -> i32 {
+        if self.history.is_empty() {
+            0
+        } else {
+            self.history[self.history_index(player, m)]
+        }
+    }
+
     /// Is the move one of the killers at `ply`?
     pub fn is_killer(&self, ply: usize, m: Move) -> bool {
         self.killers[ply].contains(&Some(m))

@@ -4,6 +4,7 @@
 
 use crate::eval::{Eval, Terms};
 use crate::limits::{Budget, Limits, MAX_DEPTH};
+use crate::params::Params;
 use crate::ordering::Ordering;
 use crate::score::{self, from_table, to_table, DRAW, INFINITY, MATE};
 use crate::tt::{Bound, Table};
@@ -70,6 +71,8 @@ pub struct Options {
     pub hash_mb: usize,
     /// Evaluation terms.
     pub terms: Terms,
+    /// Margins and constants of the search.
+    pub params: Params,
 }
 
 impl Default for Options {
@@ -80,6 +83,7 @@ impl Default for Options {
             multi: MultiAlgorithm::BestReply,
             hash_mb: 16,
             terms: Terms::default(),
+            params: Params::default(),
         }
     }
 }
@@ -141,6 +145,24 @@ pub struct Searcher {
     pub(crate) sides: Vec<u8>,
     /// Depth of the current iteration.
     pub(crate) iteration_depth: i32,
+    /// Two sides: per ply, the static score (`-INFINITY` in check).
+    pub(crate) evals: Vec<i32>,
+    /// Late move reductions by depth * 64 + move number.
+    pub(crate) reductions: Vec<u8>,
+}
+
+/// The late move reductions for the parameters.
+fn reductions(p: &Params) -> Vec<u8> {
+    let mut table = vec![0u8; 64 * 64];
+    for d in 1..64 {
+        for m in 1..64 {
+            let r = (p.lmr_base as f64 + (d as f64).ln() * (m as f64).ln() * 100.0 * 100.0
+                / p.lmr_div as f64)
+                / 100.0;
+            table[d * 64 + m] = r.clamp(0.0, 32.0) as u8;
+        }
+    }
+    table
 }
 
 impl Default for Searcher {
@@ -170,6 +192,8 @@ impl Searcher {
             algorithm: Algorithm::Pvs,
             sides: vec![0; MAX_PLY + 1],
             iteration_depth: 0,
+            evals: vec![0; MAX_PLY + 1],
+            reductions: reductions(&options.params),
         }
     }
 
@@ -184,6 +208,9 @@ impl Searcher {
         }
         if options.terms != self.options.terms {
             self.eval = None;
+        }
+        if options.params != self.options.params {
+            self.reductions = reductions(&options.params);
         }
         self.options = options;
     }
@@ -327,8 +354,9 @@ impl Searcher {
         depth: i32,
         last: i32,
     ) -> i32 {
-        let mut delta = 40;
-        let (mut alpha, mut beta) = if depth >= 5 && !score::is_mate(last) {
+        let mut delta = self.options.params.aspiration_delta;
+        let start = self.options.params.aspiration_depth;
+        let (mut alpha, mut beta) = if depth >= start && !score::is_mate(last) {
             (last - delta, last + delta)
         } else {
             (-INFINITY, INFINITY)

@@ -8,33 +8,20 @@ use crate::ordering::{is_capture, is_tactical};
 use crate::score::{is_mate, DRAW, INFINITY, MATE};
 use crate::searcher::{RootMoves, Searcher, Step, MAX_PLY};
 use quadrille_engine::{Legality, Move, MoveKind, Position};
-use std::sync::OnceLock;
 
 /// Quiescence plies in which a side in check tries every evasion.
 const QUIESCENCE_EVASIONS: usize = 2;
 /// Quiet moves remembered per node for the history malus.
 const MAX_QUIETS: usize = 64;
 
-/// Late move reduction by depth and move number.
-fn reduction(depth: i32, moves: usize) -> i32 {
-    static TABLE: OnceLock<Vec<[u8; 64]>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        (0..64)
-            .map(|d| {
-                std::array::from_fn(|m| {
-                    if d == 0 || m == 0 {
-                        0
-                    } else {
-                        (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8
-                    }
-                })
-            })
-            .collect()
-    });
-    table[depth.clamp(0, 63) as usize][moves.min(63)] as i32
-}
-
 impl Searcher {
+    /// Late move reduction by depth and move number (the table is built
+    /// from the parameters when they change).
+    #[inline]
+    fn reduction(&self, depth: i32, moves: usize) -> i32 {
+        self.reductions[depth.clamp(0, 63) as usize * 64 + moves.min(63)] as i32
+    }
+
     fn static_two(&self, pos: &Position) -> i32 {
         self.ev().two_sided(pos)
     }
@@ -175,17 +162,23 @@ impl Searcher {
             return DRAW;
         }
         let table_move = self.legal_here(ply, table_move);
+        let p = self.options.params;
         let static_eval = if in_check {
             -INFINITY
         } else {
             self.static_two(pos)
         };
+        self.evals[ply] = static_eval;
+        // Better than two plies ago (the same side's last node)? Pruning is
+        // then bolder against beta and more careful below alpha.
+        let improving = !in_check
+            && (ply < 2 || self.evals[ply - 2] == -INFINITY || static_eval > self.evals[ply - 2]);
         // Reverse futility: far above beta near the leaves.
         if !pv_node
             && !in_check
-            && depth <= 3
+            && depth <= p.rfp_depth
             && !is_mate(beta)
-            && static_eval - 120 * depth >= beta
+            && static_eval - p.rfp_margin * (depth - improving as i32) >= beta
         {
             return static_eval;
         }
@@ -200,7 +193,9 @@ impl Searcher {
             && !is_mate(beta)
             && self.null_allowed(pos, ply)
         {
-            let r = 3 + depth / 6;
+            let r = p.null_base
+                + depth / p.null_depth_div
+                + ((static_eval - beta) / p.null_eval_div).min(3);
             pos.make_null();
             let s = if pos.army_to_move() == side {
                 None
@@ -232,24 +227,34 @@ impl Searcher {
         let mut legal = 0;
         for k in 0..n {
             let m = self.order.frames[ply].pick(k);
-            if legality.as_ref().is_some_and(|l| !pos.is_legal(l, m)) {
+            // Moves searched so far (legal ones: pruned moves are not
+            // judged, and only once one move has been searched).
+            let i = legal;
+            let tactical = is_tactical(pos, m, &self.values);
+            let quiet_prunable = !pv_node && !in_check && i > 0 && !tactical && !is_mate(alpha);
+            // Late move pruning: far down the list of a shallow node, the
+            // quiet moves are not worth a look.
+            let lmp_count = (p.lmp_base + depth * depth) / if improving { 1 } else { 2 };
+            if quiet_prunable && depth <= p.lmp_depth && i as i32 >= lmp_count {
                 continue;
             }
-            let i = legal;
-            legal += 1;
-            let tactical = is_tactical(pos, m, &self.values);
             // Futility: a quiet move cannot lift a hopeless frontier node.
-            if !pv_node
-                && !in_check
-                && i > 0
-                && !tactical
-                && depth <= 2
-                && !is_mate(alpha)
-                && static_eval + 100 + 120 * depth <= alpha
+            if quiet_prunable
+                && depth <= p.futility_depth
+                && static_eval + p.futility_base + p.futility_margin * depth <= alpha
             {
                 continue;
             }
+            if legality.as_ref().is_some_and(|l| !pos.is_legal(l, m)) {
+                continue;
+            }
+            legal += 1;
             let killer = self.order.is_killer(ply, m);
+            let history = if tactical {
+                0
+            } else {
+                self.order.history(player, m)
+            };
             let d = if m.kind == MoveKind::DropOut {
                 depth
             } else {
@@ -264,13 +269,14 @@ impl Searcher {
                 // Checks are not reduced (tested last: it costs the most).
                 if self.options.lmr
                     && depth >= 3
-                    && i >= 3
+                    && i >= 2
                     && !tactical
                     && !in_check
                     && !killer
                     && !pos.in_check()
                 {
-                    r = reduction(depth, i) - pv_node as i32;
+                    r = self.reduction(depth, i) - pv_node as i32 + !improving as i32
+                        - history / p.lmr_history_div;
                     r = r.clamp(0, (d - 1).max(0));
                 }
                 s = self.child(pos, d - r, alpha, alpha + 1, ply);
@@ -383,11 +389,13 @@ impl Searcher {
                     .piece_at(m.from)
                     .map_or(0, |p| self.values[p.kind as usize]);
                 // Delta pruning: even the whole victim is not enough.
-                if best + victim.max(100) + 200 <= alpha {
+                if best + victim.max(100) + self.options.params.delta_margin <= alpha {
                     continue;
                 }
                 // A valuable piece taking a defended, cheaper one.
-                if mover > victim + 50 && pos.attacked_by_enemies(m.to, army) {
+                if mover > victim + self.options.params.bad_capture_margin
+                    && pos.attacked_by_enemies(m.to, army)
+                {
                     continue;
                 }
             }
@@ -410,13 +418,14 @@ impl Searcher {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::{Options, Searcher};
 
     #[test]
     fn reductions_grow_with_depth_and_move_number() {
-        assert_eq!(reduction(1, 1), 0);
-        assert!(reduction(3, 10) >= 1);
-        assert!(reduction(12, 40) > reduction(4, 5));
-        assert!(reduction(100, 1000) <= 8);
+        let s = Searcher::new(Options::default());
+        assert_eq!(s.reduction(1, 1), 0);
+        assert!(s.reduction(3, 10) >= 1);
+        assert!(s.reduction(12, 40) > s.reduction(4, 5));
+        assert!(s.reduction(100, 1000) <= 8);
     }
 }

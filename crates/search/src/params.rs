@@ -1,0 +1,114 @@
+//! Every margin and constant of the search in one table, so that self-play
+//! can vary them (`search:tune=name:value` in `quadrille match` and
+//! `selfplay`) and docs/performance.md can say which values were measured.
+
+/// The search's tunable numbers. [`Params::default`] is the engine as
+/// shipped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    /// Reverse futility: a node this far above beta per ply of depth (one
+    /// ply less when improving) is cut, at depths up to `rfp_depth`.
+    pub rfp_margin: i32,
+    pub rfp_depth: i32,
+    /// Futility: a quiet move is skipped when the static score plus
+    /// `futility_base + futility_margin * depth` stays below alpha.
+    pub futility_base: i32,
+    pub futility_margin: i32,
+    pub futility_depth: i32,
+    /// Late move pruning: at depth `d` up to `lmp_depth`, quiet moves after
+    /// the first `lmp_base + d * d` (halved when not improving) are
+    /// skipped.
+    pub lmp_base: i32,
+    pub lmp_depth: i32,
+    /// Null move: reduction `null_base + depth / null_depth_div`, plus
+    /// one per `null_eval_div` centipawns above beta (at most 3).
+    pub null_base: i32,
+    pub null_depth_div: i32,
+    pub null_eval_div: i32,
+    /// Late move reductions: `lmr_base + ln(depth) ln(move) / lmr_div`
+    /// (both in hundredths).
+    pub lmr_base: i32,
+    pub lmr_div: i32,
+    /// History score (of [`crate::ordering`]'s range) worth one ply of
+    /// reduction more or less.
+    pub lmr_history_div: i32,
+    /// Quiescence: delta pruning margin above the victim's value.
+    pub delta_margin: i32,
+    /// A capturer this much more valuable than a defended victim is a bad
+    /// capture.
+    pub bad_capture_margin: i32,
+    /// Aspiration window: first half-width, and the depth it starts at.
+    pub aspiration_delta: i32,
+    pub aspiration_depth: i32,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            rfp_margin: 90,
+            rfp_depth: 6,
+            futility_base: 80,
+            futility_margin: 100,
+            futility_depth: 5,
+            lmp_base: 3,
+            lmp_depth: 6,
+            null_base: 3,
+            null_depth_div: 3,
+            null_eval_div: 200,
+            lmr_base: 75,
+            lmr_div: 225,
+            lmr_history_div: 8192,
+            delta_margin: 200,
+            bad_capture_margin: 50,
+            aspiration_delta: 30,
+            aspiration_depth: 5,
+        }
+    }
+}
+
+impl Params {
+    /// Sets the parameter `name` (a field name) to `value`.
+    pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
+        let field = match name {
+            "rfp_margin" => &mut self.rfp_margin,
+            "rfp_depth" => &mut self.rfp_depth,
+            "futility_base" => &mut self.futility_base,
+            "futility_margin" => &mut self.futility_margin,
+            "futility_depth" => &mut self.futility_depth,
+            "lmp_base" => &mut self.lmp_base,
+            "lmp_depth" => &mut self.lmp_depth,
+            "null_base" => &mut self.null_base,
+            "null_depth_div" => &mut self.null_depth_div,
+            "null_eval_div" => &mut self.null_eval_div,
+            "lmr_base" => &mut self.lmr_base,
+            "lmr_div" => &mut self.lmr_div,
+            "lmr_history_div" => &mut self.lmr_history_div,
+            "delta_margin" => &mut self.delta_margin,
+            "bad_capture_margin" => &mut self.bad_capture_margin,
+            "aspiration_delta" => &mut self.aspiration_delta,
+            "aspiration_depth" => &mut self.aspiration_depth,
+            _ => return Err(format!("no search parameter `{name}`")),
+        };
+        // Divisors and depths must stay positive.
+        if value < 1 && (name.ends_with("_div") || name.ends_with("_depth")) {
+            return Err(format!("search parameter `{name}` must be at least 1"));
+        }
+        *field = value;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameters_are_set_by_name() {
+        let mut p = Params::default();
+        p.set("lmp_base", 5).unwrap();
+        assert_eq!(p.lmp_base, 5);
+        assert!(p.set("lmr_div", 0).is_err());
+        assert!(p.set("nonsense", 1).is_err());
+        assert_eq!(p.lmr_div, Params::default().lmr_div);
+    }
+}
