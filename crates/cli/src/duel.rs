@@ -53,8 +53,8 @@ impl TimeControl {
 }
 
 /// A player of the match, as given on the command line: a Quadrille
-/// contender (`search:...`, `greedy`, `random`) or `uci:PROGRAM` with its
-/// options.
+/// contender (`search:...`, `greedy`, `random`) or `uci:PROGRAM [ARGS]`
+/// with its options (`uci:quadrille uci` plays another build of ours).
 #[derive(Clone, Debug)]
 pub enum PlayerSpec {
     Quadrille(Contender),
@@ -94,7 +94,7 @@ impl PlayerSpec {
 
 /// A player during the match (one per worker thread and side).
 enum Player {
-    Quadrille(Box<Searcher>, Limits, Contender),
+    Quadrille(Box<(Searcher, Limits, Contender)>),
     Uci(Box<UciEngine>),
 }
 
@@ -106,18 +106,22 @@ impl Player {
                     Kind::Search { options, limits } => (*options, limits.clone()),
                     _ => (Default::default(), Limits::default()),
                 };
-                Player::Quadrille(Box::new(Searcher::new(options)), limits, c.clone())
+                Player::Quadrille(Box::new((Searcher::new(options), limits, c.clone())))
             }
             PlayerSpec::Uci { program, options } => {
-                Player::Uci(Box::new(UciEngine::start(program, &[], options)?))
+                // `uci:PROGRAM ARGS...`, e.g. `uci:quadrille uci`.
+                let mut words = program.split_whitespace().map(String::from);
+                let path = words.next().ok_or("uci: without a program")?;
+                let args: Vec<String> = words.collect();
+                Player::Uci(Box::new(UciEngine::start(&path, &args, options)?))
             }
         })
     }
 
     fn new_game(&mut self) -> Result<(), String> {
         match self {
-            Player::Quadrille(s, ..) => {
-                s.clear();
+            Player::Quadrille(q) => {
+                q.0.clear();
                 Ok(())
             }
             Player::Uci(e) => e.new_game(),
@@ -135,7 +139,8 @@ impl Player {
     ) -> Result<String, String> {
         let army = pos.army_to_move() as usize;
         match self {
-            Player::Quadrille(searcher, own, contender) => {
+            Player::Quadrille(q) => {
+                let (searcher, own, contender) = &mut **q;
                 let m = match &contender.kind {
                     Kind::Search { .. } => {
                         let mut limits = own.clone();

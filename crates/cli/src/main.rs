@@ -161,7 +161,7 @@ enum Command {
         /// Variant name, as listed by `variants` (ignored with --variant-file).
         variant: String,
         /// Player A: `search[:key=value,...]`, `greedy`, `random` or
-        /// `uci:PROGRAM`.
+        /// `uci:PROGRAM [ARGS]` (e.g. `uci:/tmp/old/quadrille uci`).
         #[arg(long, default_value = "search")]
         a: String,
         /// Player B, the same forms.
@@ -269,6 +269,22 @@ struct ServeArgs {
     /// Longest AI time per move a seat may ask for, in milliseconds.
     #[arg(long, default_value_t = 10_000, value_name = "MS")]
     max_ai_time: u32,
+    /// Connections open at once; more are closed at once.
+    #[arg(long, default_value_t = 512, value_name = "N")]
+    max_connections: usize,
+    /// Seconds a client has to send a request's headers, and its body.
+    #[arg(long, default_value_t = 10, value_name = "SECONDS")]
+    request_timeout: u64,
+    /// Moves a client (an address) may send per second, after a burst of
+    /// six times as many.
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    moves_per_sec: u32,
+    /// Games a client may create in a burst, then one every two seconds.
+    #[arg(long, default_value_t = 60, value_name = "N")]
+    create_burst: u32,
+    /// Delete games nobody has moved in for this many days (0: keep all).
+    #[arg(long, default_value_t = 30, value_name = "DAYS")]
+    expire_days: u64,
 }
 
 impl Default for ServeArgs {
@@ -280,6 +296,11 @@ impl Default for ServeArgs {
             ai_threads: None,
             max_ai_games: 64,
             max_ai_time: 10_000,
+            max_connections: 512,
+            request_timeout: 10,
+            moves_per_sec: 20,
+            create_burst: 60,
+            expire_days: 30,
         }
     }
 }
@@ -292,6 +313,16 @@ fn serve(args: ServeArgs, file: Option<&str>) -> Result<(), String> {
     }
     config.max_ai_games = args.max_ai_games;
     config.max_ai_time_ms = args.max_ai_time;
+    let h = &mut config.http;
+    h.max_connections = args.max_connections.max(1);
+    h.header_timeout = std::time::Duration::from_secs(args.request_timeout.max(1));
+    h.body_timeout = h.header_timeout;
+    h.moves_per_sec = args.moves_per_sec.max(1);
+    h.move_burst = h.moves_per_sec.saturating_mul(6);
+    h.create_burst = args.create_burst.max(1);
+    h.hosts = quadrille_server::http::Limits::hosts_for(&args.host);
+    config.expire_after = (args.expire_days > 0)
+        .then(|| std::time::Duration::from_secs(args.expire_days.saturating_mul(86_400)));
     if let Some(path) = file {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
         config.variant_files.push((path.to_string(), text));

@@ -900,8 +900,8 @@ impl Position {
             Some(RoyalLegality::Extinct) => return false,
             Some(RoyalLegality::Rules(r)) => r,
         };
-        let simple = matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
-            && !r.decisive.contains(m.to);
+        let simple =
+            matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep) && !r.decisive.contains(m.to);
         let quiet_path = r.fast && simple && !r.leave.contains(m.from) && !r.enter.contains(m.to);
         let royal_move = r.royals.contains(m.from);
         if r.ruling {

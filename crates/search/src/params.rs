@@ -89,8 +89,8 @@ impl Params {
             "aspiration_depth" => &mut self.aspiration_depth,
             _ => return Err(format!("no search parameter `{name}`")),
         };
-        // Divisors and depths must stay positive.
-        if value < 1 && (name.ends_with("_div") || name.ends_with("_depth")) {
+        // Divisors must stay positive (a depth of 0 turns a pruning off).
+        if value < 1 && name.ends_with("_div") {
             return Err(format!("search parameter `{name}` must be at least 1"));
         }
         *field = value;

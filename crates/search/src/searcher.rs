@@ -4,8 +4,8 @@
 
 use crate::eval::{Eval, Terms};
 use crate::limits::{Budget, Limits, MAX_DEPTH};
-use crate::params::Params;
 use crate::ordering::Ordering;
+use crate::params::Params;
 use crate::score::{self, from_table, to_table, DRAW, INFINITY, MATE};
 use crate::tt::{Bound, Table};
 use quadrille_engine::{Move, MoveKind, Outcome, Position, Variant};
@@ -156,8 +156,8 @@ fn reductions(p: &Params) -> Vec<u8> {
     let mut table = vec![0u8; 64 * 64];
     for d in 1..64 {
         for m in 1..64 {
-            let r = (p.lmr_base as f64 + (d as f64).ln() * (m as f64).ln() * 100.0 * 100.0
-                / p.lmr_div as f64)
+            let r = (p.lmr_base as f64
+                + (d as f64).ln() * (m as f64).ln() * 100.0 * 100.0 / p.lmr_div as f64)
                 / 100.0;
             table[d * 64 + m] = r.clamp(0.0, 32.0) as u8;
         }

@@ -9,8 +9,9 @@ use crate::record;
 use crate::state::{clip, AppState, SharedGame};
 use crate::turn;
 use crate::variants::{self, Source};
-use crate::view::{game_view, summary, GameSummary, GameView};
-use axum::extract::{FromRequest, Path, Request, State};
+use crate::view::{game_view, summary, GameView};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{FromRequest, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::IntoResponse;
@@ -256,13 +257,61 @@ pub async fn import_game(
     open_game(&st, source, kinds, r.start.as_deref(), &r.moves).await
 }
 
-pub async fn list_games(State(st): State<AppState>) -> Json<Vec<GameSummary>> {
-    let mut list = Vec::new();
+/// A page of the game list: `?limit=` (default 100, at most 500) and
+/// `?offset=`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Page {
+    pub limit: Option<usize>,
+    pub offset: Option<usize>,
+}
+
+/// Games per page by default and at most.
+pub const PAGE: usize = 100;
+pub const MAX_PAGE: usize = 500;
+
+/// The games, most recently moved first, a page at a time; the header
+/// `X-Total-Count` gives the number of games.
+pub async fn list_games(
+    State(st): State<AppState>,
+    page: Result<Query<Page>, QueryRejection>,
+) -> ApiResult<impl IntoResponse> {
+    let Query(page) = page.map_err(|e| ApiError::bad_request("bad_query", e.body_text()))?;
+    let limit = page.limit.unwrap_or(PAGE).clamp(1, MAX_PAGE);
+    let offset = page.offset.unwrap_or(0);
+    // Sort on what needs no game lock, then look only at the page.
+    let mut keyed = Vec::new();
     for g in st.all_games() {
+        let (updated, id) = {
+            let l = g.lock().await;
+            (l.updated, l.id.clone())
+        };
+        keyed.push((updated, id, g));
+    }
+    let total = keyed.len();
+    keyed.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    let mut list = Vec::new();
+    for (_, _, g) in keyed.into_iter().skip(offset).take(limit) {
         list.push(summary(&*g.lock().await));
     }
-    list.sort_by(|a, b| b.updated.cmp(&a.updated).then_with(|| a.id.cmp(&b.id)));
-    Json(list)
+    Ok(([("x-total-count", total.to_string())], Json(list)))
+}
+
+/// The server's health: games in memory, and what could not be loaded at
+/// start (damaged rows are skipped, not fatal).
+#[derive(Serialize)]
+pub struct Health {
+    pub games: usize,
+    pub skipped: Vec<String>,
+    pub ai_threads: usize,
+}
+
+pub async fn health(State(st): State<AppState>) -> Json<Health> {
+    Json(Health {
+        games: st.all_games().len(),
+        skipped: st.skipped.clone(),
+        ai_threads: st.ai_pool.threads(),
+    })
 }
 
 /// The tokens in the `X-Seat-Tokens` header (at most four are read).

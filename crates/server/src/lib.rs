@@ -17,6 +17,7 @@ mod assets;
 pub mod describe;
 pub mod error;
 pub mod game;
+pub mod http;
 pub mod picker;
 pub mod pool;
 pub mod record;
@@ -38,6 +39,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use std::sync::Arc;
 use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::timeout::RequestBodyTimeoutLayer;
 
 /// Largest request body accepted (a record with thousands of moves and
 /// its variant file fits).
@@ -48,6 +50,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/", get(assets::index))
         .route("/assets/{name}", get(assets::asset))
+        .route("/api/health", get(api::health))
         .route("/api/variants", get(api::list_variants))
         .route("/api/variants/{name}", get(api::get_variant))
         .route("/api/games", get(api::list_games).post(api::create_game))
@@ -59,6 +62,11 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/events", get(api::events))
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(RequestBodyTimeoutLayer::new(state.limits.body_timeout))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            http::guard,
+        ))
         .layer(CatchPanicLayer::custom(|_| {
             ApiError::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -75,6 +83,19 @@ pub fn router(state: AppState) -> Router {
 pub fn app(config: &Config, picker: Arc<dyn MovePicker>) -> Result<(Router, AppState), String> {
     let state = Server::open(config, picker)?;
     ai::resume_all(&state);
+    // Housekeeping: expired games, forgotten rate-limit buckets.
+    let st = state.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(3600));
+        loop {
+            tick.tick().await;
+            let n = st.expire().await;
+            if n > 0 {
+                eprintln!("expired {n} games nobody had moved in");
+            }
+            st.rate.shrink();
+        }
+    });
     Ok((router(state.clone()), state))
 }
 
@@ -100,7 +121,7 @@ pub fn serve(
             config.db.display()
         );
         tokio::select! {
-            r = axum::serve(listener, app) => r.map_err(|e| format!("server: {e}")),
+            _ = http::listen(listener, app, config.http.clone()) => Ok(()),
             _ = tokio::signal::ctrl_c() => Ok(()),
         }
     })

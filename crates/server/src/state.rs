@@ -4,6 +4,7 @@
 
 use crate::error::{ApiError, ApiResult};
 use crate::game::{Game, Seat, SeatKind, Status};
+use crate::http;
 use crate::picker::MovePicker;
 use crate::pool::AiPool;
 use crate::store::{Store, StoredGame};
@@ -31,6 +32,10 @@ pub struct Config {
     pub max_ai_games: usize,
     /// Longest AI time per move a seat may ask for, in milliseconds.
     pub max_ai_time_ms: u32,
+    /// Connection, timeout, size and rate limits of the front door.
+    pub http: http::Limits,
+    /// Delete games nobody has moved in for this long (`None`: keep all).
+    pub expire_after: Option<Duration>,
 }
 
 impl Config {
@@ -44,6 +49,8 @@ impl Config {
             ai_queue: 256,
             max_ai_games: 64,
             max_ai_time_ms: 10_000,
+            http: http::Limits::default(),
+            expire_after: Some(Duration::from_secs(30 * 86_400)),
         }
     }
 }
@@ -62,6 +69,13 @@ pub struct Server {
     pub ai_pool: AiPool,
     pub max_ai_games: usize,
     pub max_ai_time_ms: u32,
+    /// What could not be loaded at start (reported by `GET /api/health`).
+    pub skipped: Vec<String>,
+    /// Games not moved in for this long are deleted.
+    pub expire_after: Option<Duration>,
+    /// The front door's limits and the clients' rate limiters.
+    pub limits: http::Limits,
+    pub rate: http::RateLimits,
 }
 
 /// The handlers' state.
@@ -78,16 +92,21 @@ impl Server {
         }
         let store = Arc::new(Store::open(&config.db)?);
         let mut games = HashMap::new();
-        for id in store.ids()? {
-            let Some(stored) = store.load(&id)? else {
-                continue;
-            };
-            match revive(&variants, stored) {
-                Ok(g) => {
+        let (ids, mut skipped) = store.ids()?;
+        for id in ids {
+            match store.load(&id).and_then(|stored| match stored {
+                Some(s) => revive(&variants, s).map(Some),
+                None => Ok(None),
+            }) {
+                Ok(Some(g)) => {
                     games.insert(id, Arc::new(Mutex::new(g)));
                 }
-                Err(e) => eprintln!("warning: game {id} not loaded: {e}"),
+                Ok(None) => {}
+                Err(e) => skipped.push(format!("game {}: {e}", clip(&id))),
             }
+        }
+        for s in &skipped {
+            eprintln!("warning: not loaded: {s}");
         }
         Ok(Arc::new(Server {
             games: RwLock::new(games),
@@ -98,6 +117,10 @@ impl Server {
             ai_pool: AiPool::new(config.ai_threads, config.ai_queue),
             max_ai_games: config.max_ai_games,
             max_ai_time_ms: config.max_ai_time_ms,
+            skipped,
+            expire_after: config.expire_after,
+            limits: config.http.clone(),
+            rate: http::RateLimits::new(&config.http),
         }))
     }
 
@@ -115,6 +138,36 @@ impl Server {
     pub fn all_games(&self) -> Vec<SharedGame> {
         let games = self.games.read().unwrap_or_else(|p| p.into_inner());
         games.values().cloned().collect()
+    }
+
+    /// Deletes the games nobody has moved in for `expire_after` (from
+    /// memory and the store); returns how many.
+    pub async fn expire(&self) -> usize {
+        let Some(age) = self.expire_after else {
+            return 0;
+        };
+        let cutoff = crate::game::now() - age.as_secs() as i64;
+        let mut old = Vec::new();
+        for g in self.all_games() {
+            let g = g.lock().await;
+            if g.updated < cutoff && !g.ai_busy {
+                old.push(g.id.clone());
+            }
+        }
+        let mut n = 0;
+        for id in old {
+            let store = self.store.clone();
+            let gone = id.clone();
+            let deleted = tokio::task::spawn_blocking(move || store.delete(&gone)).await;
+            if matches!(deleted, Ok(Ok(()))) {
+                self.games
+                    .write()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .remove(&id);
+                n += 1;
+            }
+        }
+        n
     }
 
     /// Games still on that have an AI seat (a game busy right now counts:

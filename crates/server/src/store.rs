@@ -44,22 +44,83 @@ CREATE TABLE IF NOT EXISTS moves (
 );
 ";
 
+/// `PRAGMA application_id` of a Quadrille database ("QDR1").
+const APPLICATION_ID: i64 = 0x5144_5231;
+
+/// Creates the schema in an empty database, or checks that a database
+/// holds Quadrille's tables.
+fn check_schema(conn: &Connection) -> Result<(), String> {
+    let app_id: i64 = conn
+        .query_row("PRAGMA application_id", [], |r| r.get(0))
+        .map_err(|e| format!("reading the application id: {e}"))?;
+    let mut stmt = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        .map_err(|e| format!("reading the schema: {e}"))?;
+    let tables = stmt
+        .query_map([], |r| r.get::<_, String>(0))
+        .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+        .map_err(|e| format!("reading the schema: {e}"))?;
+    let ours = ["games", "moves"];
+    let missing: Vec<&str> = ours
+        .iter()
+        .copied()
+        .filter(|t| !tables.iter().any(|x| x == t))
+        .collect();
+    let foreign: Vec<&String> = tables
+        .iter()
+        .filter(|t| !ours.contains(&t.as_str()))
+        .collect();
+    let create = || {
+        conn.execute_batch(SCHEMA)
+            .and_then(|_| conn.execute_batch(&format!("PRAGMA application_id = {APPLICATION_ID}")))
+            .map_err(|e| format!("creating the schema: {e}"))
+    };
+    if tables.is_empty() && app_id == 0 {
+        return create();
+    }
+    if app_id != APPLICATION_ID && (app_id != 0 || !foreign.is_empty() || !missing.is_empty()) {
+        return Err(format!(
+            "not a Quadrille game database (application id {app_id:#x}, tables {tables:?}); \
+             refusing to use it"
+        ));
+    }
+    if !missing.is_empty() {
+        return Err(format!(
+            "the table(s) {missing:?} are missing: the database is damaged; refusing to \
+             start rather than serve its games reset"
+        ));
+    }
+    // A database of an earlier version (no application id yet): adopt it.
+    create()
+}
+
 fn db_err(what: &str) -> impl Fn(rusqlite::Error) -> String + '_ {
     move |e| format!("game store, {what}: {e}")
 }
 
 impl Store {
-    /// Opens (creating if needed) the database file.
+    /// Opens (creating if needed) the database file. Refuses a file that
+    /// is not Quadrille's, one whose tables have vanished (rather than
+    /// serve every game reset to move 0), and one that cannot be written
+    /// (every move would fail later).
     pub fn open(path: &Path) -> Result<Store, String> {
-        let conn =
-            Connection::open(path).map_err(|e| format!("game store {}: {e}", path.display()))?;
-        // WAL: readers do not block the writer, and a commit needs no
-        // full sync of the database file.
+        let name = path.display();
+        let conn = Connection::open(path).map_err(|e| format!("game store {name}: {e}"))?;
+        // WAL: readers do not block the writer. FULL: a commit is on disk
+        // before the move is acknowledged, even across a power loss (the
+        // cost is in docs/performance.md).
         conn.execute_batch(
-            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;",
         )
-        .map_err(db_err("settings"))?;
-        conn.execute_batch(SCHEMA).map_err(db_err("schema"))?;
+        .map_err(|e| format!("game store {name}: settings: {e}"))?;
+        if conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(true) {
+            return Err(format!(
+                "game store {name} is read-only: moves could not be saved"
+            ));
+        }
+        conn.execute_batch("BEGIN IMMEDIATE; COMMIT;")
+            .map_err(|e| format!("game store {name} cannot be written: {e}"))?;
+        check_schema(&conn).map_err(|e| format!("game store {name}: {e}"))?;
         Ok(Store {
             conn: Mutex::new(conn),
         })
@@ -176,18 +237,44 @@ impl Store {
         }))
     }
 
-    /// The ids of every stored game, oldest first.
-    pub fn ids(&self) -> Result<Vec<String>, String> {
+    /// The ids of every stored game, oldest first, and what could not be
+    /// read (a row whose id is no text, or the rest of a damaged table):
+    /// a damaged row costs its game, not the others.
+    pub fn ids(&self) -> Result<(Vec<String>, Vec<String>), String> {
         let conn = self.conn();
         let mut stmt = conn
-            .prepare("SELECT id FROM games ORDER BY created, id")
+            .prepare("SELECT rowid, id FROM games ORDER BY created, id")
             .map_err(db_err("list"))?;
-        let ids = stmt
-            .query_map([], |r| r.get::<_, String>(0))
-            .map_err(db_err("list"))?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(db_err("list"));
-        ids
+        let mut rows = stmt.query([]).map_err(db_err("list"))?;
+        let (mut ids, mut bad) = (Vec::new(), Vec::new());
+        loop {
+            match rows.next() {
+                Ok(None) => break,
+                Ok(Some(row)) => match row.get::<_, String>(1) {
+                    Ok(id) => ids.push(id),
+                    Err(e) => bad.push(format!(
+                        "row {}: id: {e}",
+                        row.get::<_, i64>(0).unwrap_or(-1)
+                    )),
+                },
+                Err(e) => {
+                    bad.push(format!("the rest of the game list: {e}"));
+                    break;
+                }
+            }
+        }
+        Ok((ids, bad))
+    }
+
+    /// Deletes a game and its moves.
+    pub fn delete(&self, id: &str) -> Result<(), String> {
+        let mut conn = self.conn();
+        let tx = conn.transaction().map_err(db_err("delete"))?;
+        tx.execute("DELETE FROM moves WHERE game = ?1", params![id])
+            .map_err(db_err("delete"))?;
+        tx.execute("DELETE FROM games WHERE id = ?1", params![id])
+            .map_err(db_err("delete"))?;
+        tx.commit().map_err(db_err("delete"))
     }
 }
 

@@ -95,11 +95,15 @@ async fn fifty_games_at_once_lose_nothing() {
     let db = dir.path().join("load.db");
     let started = Instant::now();
     let results = {
-        let app = common::TestApp::open(&db);
+        // Fifty players from one address: its rate limits are theirs.
+        let mut c = common::config(&db);
+        c.http.move_burst = 10_000;
+        c.http.moves_per_sec = 10_000;
+        let app = common::TestApp::with_config(c.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let router = app.router.clone();
-        let server = tokio::spawn(async move { axum::serve(listener, router).await });
+        let server = tokio::spawn(quadrille_server::http::listen(listener, router, c.http));
         let client: HttpClient = Client::builder(TokioExecutor::new()).build_http();
         let tasks: Vec<_> = (0..GAMES)
             .map(|n| tokio::spawn(play(client.clone(), base.clone(), n)))
