@@ -80,6 +80,14 @@ impl<'scope> Thinker<'scope> {
         }
     }
 
+    /// Collects a search that has ended, without waiting for one that
+    /// has not.
+    pub fn poll(&mut self) {
+        if self.busy.as_ref().is_some_and(|h| h.is_finished()) {
+            self.wait();
+        }
+    }
+
     /// The result of the last finished search, once (waits for a running
     /// one).
     pub fn take_result(&mut self) -> Option<SearchResult> {

@@ -128,7 +128,19 @@ where
             }
             _ => {}
         }
-        self.sync();
+        // Settings and notices are taken while the engine thinks; anything
+        // that reads or changes the position waits for its move.
+        let settings = matches!(
+            cmd,
+            "xboard" | "random" | "hard" | "easy" | "computer" | "name" | "rating" | "ics"
+                | "accepted" | "rejected" | "draw" | "hint" | "bk" | "otim" | "cores" | "post"
+                | "nopost" | "sd" | "st" | "level" | "time" | "memory" | "protover"
+        );
+        if settings {
+            self.thinker.poll();
+        } else {
+            self.sync();
+        }
         let reply = match cmd {
             "xboard" | "?" | "random" | "hard" | "easy" | "computer" | "name" | "rating"
             | "ics" | "accepted" | "rejected" | "draw" | "hint" | "bk" | "white" | "black"
@@ -150,7 +162,11 @@ where
             "go" => {
                 self.force = false;
                 self.engine = Some(self.pos.to_move());
-                self.think(scope)
+                match result_line(&mut self.pos) {
+                    // Decided already (no-progress count, bare Kings).
+                    Some(line) => self.say(line),
+                    None => self.think(scope),
+                }
             }
             "playother" => {
                 self.force = false;

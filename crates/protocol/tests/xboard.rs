@@ -203,3 +203,39 @@ fn only_a_king_stepper_is_xboards_king_and_no_piece_is_a_lance() {
     assert!(b.ends_with('k'), "{b}");
     assert_eq!(&w[17..20], "...", "{w}");
 }
+
+/// Runs a session on its own thread; `None` if it did not end in time.
+fn session_within(input: &'static str, limit: Duration) -> Option<Vec<String>> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(session(input));
+    });
+    rx.recv_timeout(limit).ok()
+}
+
+/// Commands that arrive while the engine thinks are read and acted on at
+/// once: `sd` no longer waits for the search to end, so the `?` after it
+/// is seen and the session ends (it used to hang on `st 99999`).
+#[test]
+fn input_is_read_while_the_engine_thinks() {
+    let lines = session_within("new\nst 99999\ngo\nsd 2\npost\n?\nping 7\nquit\n", Duration::from_secs(30))
+        .expect("the session never ended");
+    assert_eq!(engine_moves(&lines).len(), 1, "{lines:?}");
+    assert_eq!(lines.last().unwrap(), "pong 7");
+}
+
+/// `go` in a position the rules have already decided prints the result.
+#[test]
+fn go_in_a_decided_position_prints_the_result() {
+    for fen in [
+        "4k3/8/8/8/8/8/4P3/4K3 w - - 100 80",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+    ] {
+        let lines = session(&format!("new\nforce\nsetboard {fen}\ngo\nping 1\n"));
+        assert!(engine_moves(&lines).is_empty(), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l.starts_with("1/2-1/2 {")),
+            "{fen}: {lines:?}"
+        );
+    }
+}
