@@ -12,7 +12,7 @@
 
 use crate::geometry::Cell;
 use crate::position::{army_of, kind_of, Piece, Position};
-use crate::variant::{PieceType, Variant};
+use crate::variant::{Attackers, PieceType, Variant};
 use std::fmt;
 use std::sync::Arc;
 
@@ -227,7 +227,80 @@ impl Position {
             return Err(err("string", format!("unexpected field `{}`", rest[4])));
         }
         pos.key = pos.compute_key();
+        pos.check_reachable()?;
         Ok(pos)
+    }
+
+    /// Refuses what no game can reach, per rule module:
+    /// - `royal` with `attackers = "enemies"` (the two-army games): the
+    ///   player to move could take a hostile royal piece at once (the side
+    ///   not to move is in check). Under `attackers = "next"` (the
+    ///   four-player games) such a position is where the checkmate ruling
+    ///   starts: the move that follows puts that player out, so it is
+    ///   accepted as a set-up;
+    /// - `promotion`: a piece that must promote stands in its compulsory
+    ///   zone (for every player who moves its army), where its move would
+    ///   have promoted it; not judged under `liberate`, where a piece may
+    ///   have had nothing to become.
+    fn check_reachable(&self) -> Result<(), PositionError> {
+        let v = &*self.variant;
+        let g = &v.geometry;
+        let mover = self.to_move as usize;
+        if v.rules
+            .royal
+            .as_ref()
+            .is_some_and(|r| r.attackers == Attackers::Enemies)
+        {
+            let mine = v.players[mover].army;
+            for a in (0..v.armies.len() as u8).filter(|&a| v.hostile(a, mine)) {
+                let playing = v
+                    .players
+                    .iter()
+                    .enumerate()
+                    .any(|(p, pl)| pl.army == a && !self.is_out(p));
+                if !playing {
+                    continue;
+                }
+                for c in self.royal_cells(a).unwrap_or_default().iter() {
+                    if self.is_attacked_by(c, mover) {
+                        return Err(err(
+                            "board",
+                            format!(
+                                "{} could take the royal piece on {} at once: the side not to \
+                                 move is in check, which no game reaches",
+                                v.players[mover].name,
+                                g.name(c)
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        if let Some(pr) = v.rules.promotion.as_ref().filter(|pr| !pr.liberate) {
+            for c in g.cells.iter() {
+                let code = self.board[c as usize];
+                if code == 0 || pr.pieces >> kind_of(code) & 1 == 0 {
+                    continue;
+                }
+                let army = army_of(code);
+                let mut owners = v
+                    .players
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, pl)| pl.army == army);
+                if owners.all(|(p, _)| pr.zone[p].contains(c)) {
+                    return Err(err(
+                        "board",
+                        format!(
+                            "the {} on {} stands where it must have promoted",
+                            v.pieces[kind_of(code) as usize].name,
+                            g.name(c)
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The cell of the piece that can be taken en passant on `target`: one

@@ -163,20 +163,20 @@ fn queen_may_not_step_onto_an_open_line_to_the_other_queen() {
 }
 
 /// The Queens can never legally face each other, so a Queen can never
-/// capture the other Queen in a game. In a set-up position where they
-/// touch (White to move), the capture is still not a legal move.
+/// capture the other Queen in a game: a position where they touch (White
+/// to move) cannot arise and is refused when read, with the reason.
 #[test]
 fn queen_never_captures_queen() {
-    // Queen e5, black queen e6. The black queen attacks the e-file, the
-    // sixth rank and the diagonals through e6: e4, d5, f5, d6, f6 are
-    // attacked (ending those lines); the two lower diagonals are free.
-    let mut p = pos(V, "10/10/10/10/4q5/4Q5/10/10/10/10 w - - 0 1");
-    assert_moves(
-        &mut p,
-        "e5",
-        &[
-            "e5a1", "e5b2", "e5c3", "e5d4", "e5f4", "e5g3", "e5h2", "e5i1",
-        ],
+    let v = quadrille_engine::embedded::variant(V).unwrap();
+    let e = quadrille_engine::Position::from_string(
+        v.clone(),
+        "10/10/10/10/4q5/4Q5/10/10/10/10 w - - 0 1",
+    )
+    .unwrap_err();
+    assert_eq!(e.field, "board");
+    assert!(
+        e.message.contains("e6") && e.message.contains("in check"),
+        "{e}"
     );
 }
 

@@ -303,3 +303,30 @@ fn bare_kings_draw() {
     let p = pos(V, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
     assert_eq!(p.outcome(), None);
 }
+
+/// Positions no game reaches are refused with the reason: the side not to
+/// move in check (issue 15: White could take the King), a pawn standing
+/// where it must have promoted.
+#[test]
+fn unreachable_positions_are_refused() {
+    let v = quadrille_engine::embedded::variant("chess").unwrap();
+    for (fen, needle) in [
+        ("4k3/8/8/8/8/8/4R3/4K3 w - - 0 1", "e8"),
+        ("4k2P/8/8/8/8/8/8/4K3 b - - 0 1", "h8"),
+        ("4k3/8/8/8/8/8/8/p3K3 w - - 0 1", "a1"),
+    ] {
+        let e = quadrille_engine::Position::from_string(v.clone(), fen).unwrap_err();
+        assert_eq!(e.field, "board", "{fen}");
+        assert!(e.message.contains(needle), "{fen}: {e}");
+    }
+    // The same pieces where a game can have them are fine.
+    for fen in [
+        "4k3/8/8/8/8/8/4R3/4K3 b - - 0 1",
+        "4k3/7P/8/8/8/8/8/4K3 b - - 0 1",
+    ] {
+        assert!(
+            quadrille_engine::Position::from_string(v.clone(), fen).is_ok(),
+            "{fen}"
+        );
+    }
+}

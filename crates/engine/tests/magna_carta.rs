@@ -195,8 +195,10 @@ fn white_cannot_castle() {
     assert!(e.is_err());
     // The Cardinal on e1 (royal: the only one) has only its Bishop and
     // Knight moves, no castling with either rook; a5 (a-file), f3 and g2
-    // (long diagonal) are attacked by the queen on a8.
-    let mut p = pos(V, "q3k3/8/8/8/8/8/8/R2MC2R w - - 0 1");
+    // (long diagonal) are attacked by the queen on a8 (the a2 pawn keeps
+    // the rook off her: a position with the queen en prise to White, Black
+    // having just moved, is no position).
+    let mut p = pos(V, "q3k3/8/8/8/8/8/P7/R2MC2R w - - 0 1");
     assert_moves(
         &mut p,
         "e1",
@@ -266,7 +268,7 @@ fn repetition_and_no_progress_draw() {
     play_all(&mut p, &cycle);
     assert_eq!(p.outcome(), draw(EndReason::Repetition));
 
-    let mut p = pos(V, "q3k3/8/8/8/8/8/8/R2MC3 w - - 99 80");
+    let mut p = pos(V, "1q2k3/8/8/8/8/8/8/R2MC3 w - - 99 80");
     p.play("a1a2").unwrap();
     assert_eq!(p.outcome(), draw(EndReason::NoProgress));
 }

@@ -249,7 +249,7 @@ fn magna_carta_agrees_with_reference_on_special_positions() {
         // Black castles both ways, White pieces around.
         "r3k2r/pppq1ppp/2n1bn2/3pp3/2B1P3/2NP1N2/PPP2PPP/R2MC2R b kq - 0 1",
         // Two White Marshals (neither royal), a Black Queen hunting them.
-        "r3k3/4q3/8/8/N3M3/8/8/M5C1 w - - 0 1",
+        "r3k3/4q3/8/8/N2M4/8/8/M5C1 w - - 0 1",
         // Promotions both sides (Black may make a spare King).
         "4k2q/P7/8/8/8/8/1p6/3MC3 w - - 0 1",
         // Black with two Kings (spare from promotion) and castling rights.

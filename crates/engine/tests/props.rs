@@ -873,8 +873,12 @@ proptest! {
         let v = match Variant::from_toml(&text) {
             Ok(v) => Arc::new(v),
             Err(e) => {
+                // A piece that attacks the other King from the setup
+                // makes a setup no game can start from: refused as such.
+                let unreachable_setup =
+                    e.location == "setup" && e.to_string().contains("in check");
                 prop_assert!(
-                    e.location.starts_with("pieces"),
+                    e.location.starts_with("pieces") || unreachable_setup,
                     "knight {knight:?}, pawn {pawn:?}: unexpected error {e}"
                 );
                 return Ok(());

@@ -132,9 +132,29 @@ where
         // that reads or changes the position waits for its move.
         let settings = matches!(
             cmd,
-            "xboard" | "random" | "hard" | "easy" | "computer" | "name" | "rating" | "ics"
-                | "accepted" | "rejected" | "draw" | "hint" | "bk" | "otim" | "cores" | "post"
-                | "nopost" | "sd" | "st" | "level" | "time" | "memory" | "protover"
+            "xboard"
+                | "random"
+                | "hard"
+                | "easy"
+                | "computer"
+                | "name"
+                | "rating"
+                | "ics"
+                | "accepted"
+                | "rejected"
+                | "draw"
+                | "hint"
+                | "bk"
+                | "otim"
+                | "cores"
+                | "post"
+                | "nopost"
+                | "sd"
+                | "st"
+                | "level"
+                | "time"
+                | "memory"
+                | "protover"
         );
         if settings {
             self.thinker.poll();

@@ -218,8 +218,11 @@ fn session_within(input: &'static str, limit: Duration) -> Option<Vec<String>> {
 /// is seen and the session ends (it used to hang on `st 99999`).
 #[test]
 fn input_is_read_while_the_engine_thinks() {
-    let lines = session_within("new\nst 99999\ngo\nsd 2\npost\n?\nping 7\nquit\n", Duration::from_secs(30))
-        .expect("the session never ended");
+    let lines = session_within(
+        "new\nst 99999\ngo\nsd 2\npost\n?\nping 7\nquit\n",
+        Duration::from_secs(30),
+    )
+    .expect("the session never ended");
     assert_eq!(engine_moves(&lines).len(), 1, "{lines:?}");
     assert_eq!(lines.last().unwrap(), "pong 7");
 }

@@ -17,7 +17,7 @@ pub struct Params {
     pub futility_depth: i32,
     /// Late move pruning: at depth `d` up to `lmp_depth`, quiet moves after
     /// the first `lmp_base + d * d` (halved when not improving) are
-    /// skipped.
+    /// skipped. Off (depth 0): it lost in self-play (docs/performance.md).
     pub lmp_base: i32,
     pub lmp_depth: i32,
     /// Null move: reduction `null_base + depth / null_depth_div`, plus
@@ -51,7 +51,7 @@ impl Default for Params {
             futility_margin: 100,
             futility_depth: 5,
             lmp_base: 3,
-            lmp_depth: 6,
+            lmp_depth: 0,
             null_base: 3,
             null_depth_div: 3,
             null_eval_div: 200,
