@@ -28,6 +28,7 @@ mod duel;
 mod play;
 mod selfplay;
 mod show;
+mod tune;
 
 use ai::EngineArgs;
 use clap::{Parser, Subcommand};
@@ -223,6 +224,30 @@ enum Command {
         /// Seed of the random plies.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+    /// Learn a two-army variant's evaluation weights from self-play
+    /// (Texel's method) and write them as a weights file.
+    Tune {
+        /// Variant name, as listed by `variants` (ignored with --variant-file).
+        variant: String,
+        /// Self-play games to learn from.
+        #[arg(long, default_value_t = 1000)]
+        games: usize,
+        /// Nodes per move in those games.
+        #[arg(long, default_value_t = 4000)]
+        nodes: u64,
+        /// Threads.
+        #[arg(long, default_value_t = 2)]
+        jobs: usize,
+        /// Seed of the openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Start from the derived weights, not the shipped ones.
+        #[arg(long)]
+        fresh: bool,
+        /// Where to write the weights (default: standard output).
+        #[arg(long, value_name = "PATH")]
+        out: Option<String>,
     },
     /// Talk UCI on standard input and output (two-player variants).
     Uci,
@@ -555,6 +580,18 @@ fn run(cli: Cli) -> Result<(), String> {
                 outln!("{line}");
             }
             Ok(())
+        }
+        Command::Tune {
+            variant,
+            games,
+            nodes,
+            jobs,
+            seed,
+            fresh,
+            out,
+        } => {
+            let v = load_variant(&variant, file)?;
+            tune::run(&v, games, nodes, jobs.max(1), seed, fresh, out.as_deref())
         }
         Command::Uci => {
             let catalog = catalog(file)?;

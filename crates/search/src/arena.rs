@@ -97,6 +97,7 @@ impl Contender {
                 "null" => options.null_move = on()?,
                 "lmr" => options.lmr = on()?,
                 "mobility" => options.terms.mobility = on()?,
+                "learnt" => options.terms.learnt = on()?,
                 "tune" => {
                     let (name, v) = value.split_once(':').ok_or_else(bad)?;
                     let v = v.parse::<i32>().map_err(|_| bad())?;
@@ -129,7 +130,7 @@ impl Contender {
 /// A contender during one game.
 pub enum Mover {
     Random(fastrand::Rng),
-    Greedy(fastrand::Rng, Option<Eval>),
+    Greedy(fastrand::Rng, Option<Box<Eval>>),
     Search(Box<Searcher>, Limits),
 }
 
@@ -145,7 +146,7 @@ impl Mover {
             Mover::Greedy(rng, eval) => {
                 let v = pos.variant();
                 if eval.as_ref().is_none_or(|e| !Arc::ptr_eq(&e.variant, v)) {
-                    *eval = Some(Eval::new(v, Default::default()));
+                    *eval = Some(Box::new(Eval::new(v, Default::default())));
                 }
                 greedy(pos, eval.as_ref()?, rng)
             }

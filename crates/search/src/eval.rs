@@ -4,32 +4,30 @@
 //! searches combine them into the point of view they need.
 
 use crate::values::Knowledge;
+use crate::weights::Weights;
 use quadrille_engine::variant::MAX_ARMIES;
 use quadrille_engine::{Position, Variant};
 use std::sync::Arc;
 
-/// Centipawns per cell a piece can move to.
-const MOBILITY_WEIGHT: i32 = 4;
-/// Per own piece next to a royal piece (at most three count).
-const SHELTER: i32 = 12;
-/// Per enemy piece near a royal piece, times (3 - distance).
-const TROPISM: i32 = 10;
 /// Royal presence: no royal piece at home (the player drops out at their
 /// next turn), or only one left there.
 const PRESENCE_NONE: i32 = -300;
 const PRESENCE_ONE: i32 = -80;
-/// For the player to move, in two-sided games.
-pub const TEMPO: i32 = 10;
 
 /// Which terms the evaluation uses (for measuring them by self-play).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Terms {
     pub mobility: bool,
+    /// The variant's learnt weights, if it ships any (else derived ones).
+    pub learnt: bool,
 }
 
 impl Default for Terms {
     fn default() -> Self {
-        Terms { mobility: true }
+        Terms {
+            mobility: true,
+            learnt: true,
+        }
     }
 }
 
@@ -39,19 +37,34 @@ pub struct Eval {
     pub variant: Arc<Variant>,
     pub know: Knowledge,
     pub terms: Terms,
+    /// The weights in use.
+    pub weights: Weights,
     /// Material of every army's non-pawn, non-royal pieces at the start:
     /// the reference for the game phase.
     start_material: i32,
 }
 
 impl Eval {
+    /// The evaluation with the variant's learnt weights if `terms` asks
+    /// for them and it has some, else the derived ones.
     pub fn new(variant: &Arc<Variant>, terms: Terms) -> Eval {
-        let know = Knowledge::new(variant);
+        let weights = if terms.learnt {
+            Weights::for_variant(variant)
+        } else {
+            Weights::default()
+        };
+        Eval::with_weights(variant, terms, weights)
+    }
+
+    /// The evaluation with these weights.
+    pub fn with_weights(variant: &Arc<Variant>, terms: Terms, weights: Weights) -> Eval {
+        let know = Knowledge::with_weights(variant, &weights);
         let start_material = Self::phase_material(&know, &variant.start());
         Eval {
             variant: variant.clone(),
             know,
             terms,
+            weights,
             start_material,
         }
     }
@@ -97,7 +110,7 @@ impl Eval {
                     material += value;
                     *s += k.centre(owner, t, c);
                     if self.terms.mobility {
-                        *s += MOBILITY_WEIGHT * pos.piece_mobility(c, owner) as i32;
+                        *s += self.weights.mobility * pos.piece_mobility(c, owner) as i32;
                     }
                 }
             }
@@ -126,7 +139,8 @@ impl Eval {
         let own = pos.army_cells(army);
         let mut s = 0;
         for r in royals.iter() {
-            s += SHELTER * (k.neighbours[r as usize].intersection(&own).len() as i32).min(3);
+            s += self.weights.shelter
+                * (k.neighbours[r as usize].intersection(&own).len() as i32).min(3);
             for e in (0..v.armies.len() as u8).filter(|&e| v.hostile(e, army)) {
                 for c in pos.army_cells(e).iter() {
                     let d = k.distance(r, c);
@@ -135,7 +149,7 @@ impl Eval {
                             .piece_at(c)
                             .is_some_and(|p| k.pawn_types >> p.kind & 1 != 0);
                         if !pawn {
-                            s -= TROPISM * (3 - d);
+                            s -= self.weights.tropism * (3 - d);
                         }
                     }
                 }
@@ -173,7 +187,7 @@ impl Eval {
     pub fn two_sided(&self, pos: &Position) -> i32 {
         let s = self.armies(pos);
         let me = pos.army_to_move() as usize;
-        s[me] - s[1 - me] + TEMPO
+        s[me] - s[1 - me] + self.weights.tempo
     }
 
     /// Many armies: `army`'s score minus the average of its opponents', the
@@ -211,7 +225,7 @@ mod tests {
         for name in ["chess", "magna-carta", "caissa-britannia", "avon"] {
             let (v, e) = eval(name);
             let p = v.start();
-            let s = e.two_sided(&p) - TEMPO;
+            let s = e.two_sided(&p) - e.weights.tempo;
             // Magna Carta's armies differ; the others are mirror images.
             let limit = if name == "magna-carta" { 250 } else { 0 };
             assert!(s.abs() <= limit, "{name}: {s}");

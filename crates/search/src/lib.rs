@@ -36,11 +36,14 @@ pub mod score;
 mod searcher;
 pub mod stats;
 pub mod tt;
+pub mod tune;
 mod two;
 pub mod values;
+pub mod weights;
 
 pub use arena::{Contender, Elo, GameRecord, MatchReport};
 pub use eval::{Eval, Terms};
 pub use limits::{Clock, Limits, LEVELS};
 pub use params::Params;
 pub use searcher::{result_for, Algorithm, MultiAlgorithm, Options, SearchResult, Searcher};
+pub use weights::Weights;

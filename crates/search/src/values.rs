@@ -3,6 +3,7 @@
 //! road to promotion), which player moves an army's pieces on each cell,
 //! and the royal types.
 
+use crate::weights::Weights;
 use quadrille_engine::variant::PieceType;
 use quadrille_engine::{Cell, CellSet, RayKind, Variant};
 use std::collections::VecDeque;
@@ -45,7 +46,14 @@ pub struct Knowledge {
 }
 
 impl Knowledge {
+    /// With the derived values (and the file's `value`s).
     pub fn new(v: &Variant) -> Knowledge {
+        Knowledge::with_weights(v, &Weights::default())
+    }
+
+    /// With `w`'s values where it gives them, and its scales for the
+    /// centralisation and promotion tables.
+    pub fn with_weights(v: &Variant, w: &Weights) -> Knowledge {
         let ncells = v.geometry.size();
         let ntypes = v.pieces.len();
         let nplayers = v.players.len();
@@ -56,9 +64,21 @@ impl Knowledge {
             .pieces
             .iter()
             .zip(&mobility)
-            .map(|(p, m)| p.value.unwrap_or((m * VALUE_PER_MOVE).round() as i32))
+            .map(|(p, m)| {
+                w.values
+                    .get(&p.letter)
+                    .copied()
+                    .or(p.value)
+                    .unwrap_or((m * VALUE_PER_MOVE).round() as i32)
+            })
             .collect();
-        let derived = v.pieces.iter().map(|p| p.value.is_none()).collect();
+        let derived = v
+            .pieces
+            .iter()
+            .map(|p| p.value.is_none() && !w.values.contains_key(&p.letter))
+            .collect();
+        let centre_weight = CENTRE_WEIGHT * w.centre as f64 / 100.0;
+        let promotion_weight = PROMOTION_WEIGHT * w.promotion as f64 / 100.0;
         let promoting = v.rules.promotion.as_ref().map_or(0, |p| p.pieces);
         let pawn_types = v
             .pieces
@@ -75,7 +95,7 @@ impl Knowledge {
                 }
                 for c in v.geometry.cells.iter() {
                     let m = v.cell_mobility(t as PieceType, p, c, DENSITY);
-                    let bonus = value[t] as f64 * CENTRE_WEIGHT * (m / mobility[t] - 1.0);
+                    let bonus = value[t] as f64 * centre_weight * (m / mobility[t] - 1.0);
                     let cap = value[t] as f64 / 4.0;
                     centre[(p * ntypes + t) * ncells + c as usize] =
                         bonus.clamp(-cap, cap).round() as i16;
@@ -92,7 +112,7 @@ impl Knowledge {
                     let steps = steps_to(v, t as PieceType, p, &rule.any_zone[p]);
                     for (c, d) in steps.iter().enumerate() {
                         if let Some(d) = d {
-                            let bonus = gain * PROMOTION_WEIGHT / ((d + 1) * (d + 1)) as f64;
+                            let bonus = gain * promotion_weight / ((d + 1) * (d + 1)) as f64;
                             promotion[(p * ntypes + t) * ncells + c] = bonus.round() as i16;
                         }
                     }

@@ -1,0 +1,109 @@
+//! The evaluation's weights: piece values and the scale of each term. The
+//! defaults are derived from the variant alone (values from mobility); a
+//! variant may ship learnt weights (`crates/search/weights/NAME.toml`, made
+//! by `quadrille tune`), embedded in the binary. A variant loaded from a
+//! user's file without weights plays with the derived ones.
+//!
+//! File format (TOML), every key optional:
+//!
+//! ```toml
+//! # quadrille tune chess: 40000 positions from 800 games ...
+//! centre = 100      # percent of the derived centralisation tables
+//! promotion = 100   # percent of the derived road-to-promotion tables
+//! mobility = 4      # centipawns per move of a non-pawn, non-royal piece
+//! shelter = 12      # per own piece next to a royal piece (three count)
+//! tropism = 10      # per enemy piece near a royal piece, times (3 - distance)
+//! tempo = 10        # for the player to move (two sides)
+//! [values]          # centipawns per piece letter
+//! P = 100
+//! ```
+
+use quadrille_engine::Variant;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Tunable weights of the evaluation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Weights {
+    /// Piece values by letter; missing letters keep the derived value.
+    pub values: BTreeMap<char, i32>,
+    pub centre: i32,
+    pub promotion: i32,
+    pub mobility: i32,
+    pub shelter: i32,
+    pub tropism: i32,
+    pub tempo: i32,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights {
+            values: BTreeMap::new(),
+            centre: 100,
+            promotion: 100,
+            mobility: 4,
+            shelter: 12,
+            tropism: 10,
+            tempo: 10,
+        }
+    }
+}
+
+/// The shipped weights files, by variant name.
+const SHIPPED: &[(&str, &str)] = &[
+    ("chess", include_str!("../weights/chess.toml")),
+    ("magna-carta", include_str!("../weights/magna-carta.toml")),
+];
+
+impl Weights {
+    /// Reads a weights file.
+    pub fn from_toml(text: &str) -> Result<Weights, String> {
+        toml::from_str(text).map_err(|e| format!("weights: {e}"))
+    }
+
+    /// The file text (with a comment line first).
+    pub fn to_toml(&self, comment: &str) -> String {
+        let body = toml::to_string(self).unwrap_or_default();
+        format!("# {comment}\n{body}")
+    }
+
+    /// The weights a variant ships with, or the defaults. A shipped file
+    /// that names a letter the variant lacks is ignored as a whole (a
+    /// user's variant of the same name is another game).
+    pub fn for_variant(v: &Variant) -> Weights {
+        SHIPPED
+            .iter()
+            .find(|(name, _)| *name == v.name)
+            .and_then(|(_, text)| Weights::from_toml(text).ok())
+            .filter(|w| w.values.keys().all(|&l| v.piece_by_letter(l).is_some()))
+            .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quadrille_engine::embedded;
+
+    #[test]
+    fn shipped_weights_read_and_fit_their_variants() {
+        for (name, text) in SHIPPED {
+            let w = Weights::from_toml(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let v = embedded::variant(name).unwrap();
+            assert_eq!(Weights::for_variant(&v), w, "{name}");
+        }
+        let avon = embedded::variant("avon").unwrap();
+        assert_eq!(Weights::for_variant(&avon), Weights::default());
+    }
+
+    #[test]
+    fn files_round_trip_and_typos_are_refused() {
+        let mut w = Weights::default();
+        w.values.insert('P', 97);
+        w.mobility = 6;
+        let text = w.to_toml("test");
+        assert_eq!(Weights::from_toml(&text).unwrap(), w);
+        assert!(Weights::from_toml("mobilty = 3").is_err());
+    }
+}
