@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, api, clickCell, clickMove } from './helpers.js';
+import { serverAndBrowser, api, clickCell, clickMove, shotsDir } from './helpers.js';
 
 const ctx = serverAndBrowser();
 
@@ -160,5 +160,72 @@ test('an AI seat answers a move made in the browser', async () => {
   assert.match(await page.textContent('#players'), /AI level 5/);
   const state = await api(ctx.server.url, 'GET', `/api/games/${id}`);
   assert.equal(state.body.moves[1].player, 1);
+  await context.close();
+});
+
+/** The seat index of a player tag in a variant. */
+async function seatOf(variant, tag) {
+  const v = await api(ctx.server.url, 'GET', `/api/variants/${variant}`);
+  return v.body.players.findIndex((p) => p.tag === tag);
+}
+
+test('an optional promotion offers the plain move and each piece', async () => {
+  const start = '1gK1/3/3/4rP4/bK7oK/9/3/3/1rK1 r - - 0 1';
+  const red = await seatOf('ariana', 'r');
+  for (const [choice, expected] of [['', 'e6e7'], ['q', 'e6e7q']]) {
+    const created = await api(ctx.server.url, 'POST', '/api/games', { variant: 'ariana', start });
+    const { id, tokens } = created.body;
+    const context = await ctx.browser.newContext();
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${ctx.server.url}/#/game/${id}?t=${tokens[red]}`);
+    await page.locator('svg.board [data-piece="e6"]').waitFor();
+    await clickCell(page, 'e6');
+    await clickCell(page, 'e7');
+    await page.locator('#chooser .promo').first().waitFor();
+    assert.equal(await page.locator('#chooser .promo').count(), 4, 'push, Queen, Rook, Bishop');
+    assert.match(await page.textContent('#chooser'), /No promotion/);
+    await page.click(`#chooser [data-promotion="${choice}"]`);
+    await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 1);
+    const state = await api(ctx.server.url, 'GET', `/api/games/${id}`);
+    assert.equal(state.body.moves[0].text, expected);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('a human checkmated in a four-player game is told so', async () => {
+  // Orange plays i5i6: Red is checkmated (Green's Rook sees e6), then Blue.
+  const start = '1gRgK/3/3/4rK4/8oK/4bK4/3/3/3 o - - 0 1';
+  const created = await api(ctx.server.url, 'POST', '/api/games', { variant: 'ariana', start });
+  const { id, tokens } = created.body;
+  const red = await seatOf('ariana', 'r');
+  const orange = await seatOf('ariana', 'o');
+  const context = await ctx.browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const page = await context.newPage();
+  await page.goto(`${ctx.server.url}/#/game/${id}?t=${tokens[red]}`);
+  await page.locator('svg.board [data-piece="e6"]').waitFor();
+  const moved = await api(ctx.server.url, 'POST', `/api/games/${id}/moves`, { move: 'i5i6', token: tokens[orange] });
+  assert.equal(moved.status, 200);
+  await page.waitForFunction(() => /You are out/.test(document.querySelector('#status').textContent));
+  assert.match(await page.textContent('#status'), /Red was checkmated/);
+  await page.screenshot({ path: `${shotsDir()}/ariana-red-checkmated-1366x768.png` });
+  await context.close();
+});
+
+test('a finished game shows the game-over panel with the result', async () => {
+  const context = await ctx.browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const page = await context.newPage();
+  await createFromLobby(page, 'chess');
+  for (const [from, to] of [['f2', 'f3'], ['e7', 'e5'], ['g2', 'g4'], ['d8', 'h4']]) {
+    await clickMove(page, from, to);
+  }
+  await page.locator('#over:not([hidden])').waitFor();
+  const panel = await page.textContent('#over');
+  assert.match(panel, /checkmate/);
+  assert.match(panel, /Black/);
+  assert.match(await page.textContent('#status'), /Game over: Black won/);
+  await page.screenshot({ path: `${shotsDir()}/chess-game-over-1366x768.png` });
   await context.close();
 });

@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { serverAndBrowser, api, shotsDir, clickCell } from './helpers.js';
 
 const ctx = serverAndBrowser();
@@ -59,4 +60,35 @@ test('every variant\'s start position is drawn and saved', async () => {
   await page.locator('table.games tr').nth(1).waitFor();
   await page.screenshot({ path: join(dir, 'page-lobby.png'), fullPage: true });
   await context.close();
+});
+
+test('every variant fits the window, board and controls, on desktop and phone', async () => {
+  const dir = join(shotsDir(), 'viewports');
+  mkdirSync(dir, { recursive: true });
+  const { body: variants } = await api(ctx.server.url, 'GET', '/api/variants');
+  for (const [width, height] of [[1920, 1080], [1366, 768], [390, 844]]) {
+    const context = await ctx.browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    for (const v of variants) {
+      const { body: created } = await api(ctx.server.url, 'POST', '/api/games', { variant: v.name });
+      await page.goto(`${ctx.server.url}/#/game/${created.id}?t=${created.tokens[0]}`);
+      await page.locator('svg.board [data-piece]').first().waitFor();
+      const board = await page.locator('.board-box').boundingBox();
+      const controls = await page.locator('.controls').boundingBox();
+      const where = `${v.name} at ${width}x${height}`;
+      assert.ok(board.x >= 0 && board.x + board.width <= width + 1, `${where}: board ${JSON.stringify(board)}`);
+      assert.ok(board.y + board.height <= height + 1, `${where}: board bottom ${board.y + board.height}`);
+      assert.ok(controls.y + controls.height <= height + 1, `${where}: controls bottom ${controls.y + controls.height}`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 1, `${where}: the page scrolls sideways by ${overflow}px`);
+      await page.screenshot({ path: join(dir, `${v.name}-${width}x${height}.png`) });
+    }
+    // The lobby too, on every size.
+    await page.goto(`${ctx.server.url}/`);
+    await page.locator('#create').waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `lobby at ${width}x${height} scrolls sideways by ${overflow}px`);
+    await page.screenshot({ path: join(dir, `lobby-${width}x${height}.png`), fullPage: true });
+    await context.close();
+  }
 });

@@ -187,6 +187,7 @@ async function gamePage(id, linkTokens) {
 
   const status = h('p', { class: 'status', id: 'status', 'aria-live': 'polite' });
   const message = h('div', { class: 'message' });
+  const overPanel = h('div', { class: 'over-panel', id: 'over', role: 'status', hidden: true });
   const players = h('ol', { class: 'players', id: 'players' });
   const moves = h('ol', { class: 'moves', id: 'moves' });
   const chooser = h('div', { class: 'chooser', id: 'chooser', hidden: true });
@@ -221,11 +222,16 @@ async function gamePage(id, linkTokens) {
     }
     const army = variant.players[game.to_move].army;
     chooser.replaceChildren(h('p', {}, 'Promote to:'), ...options.map((m) => {
-      const kind = variant.pieces.find((p) => p.letter === m.promotion.toUpperCase());
+      // An optional promotion also offers the plain move (no letter).
+      const stays = !m.promotion;
+      const moving = game.board.find((p) => p.cell === m.from);
+      const letter = stays ? (moving ? moving.letter.toUpperCase() : '?') : m.promotion.toUpperCase();
+      const kind = variant.pieces.find((p) => p.letter === letter);
+      const label = stays ? `No promotion${kind ? ` (stay ${kind.name})` : ''}` : (kind ? kind.name : letter);
       return h('button', {
-        type: 'button', class: 'promo', 'data-promotion': m.promotion, title: kind ? kind.name : m.promotion,
+        type: 'button', class: 'promo', 'data-promotion': m.promotion || '', title: label,
         onclick: () => { chooser.hidden = true; send(m); },
-      }, pieceIcon(variant, army, m.promotion.toUpperCase(), 44), kind ? kind.name : m.promotion);
+      }, pieceIcon(variant, army, letter, 44), label);
     }), h('button', { type: 'button', onclick: () => { chooser.hidden = true; } }, 'Cancel'));
     chooser.hidden = false;
   }
@@ -242,20 +248,40 @@ async function gamePage(id, linkTokens) {
     board.update(game);
 
     const name = (i) => variant.players[i].name;
+    const myOut = mine.filter((p) => game.out.includes(p));
+    const draw = game.outcome && game.outcome.ranking.length === 1;
     if (game.status === 'over') {
       const o = game.outcome;
-      status.textContent = o.ranking.length === 1
+      status.textContent = draw
         ? `Game over: draw (${o.reason}).`
         : `Game over: ${o.ranking[0].map(name).join(' and ')} won (${o.reason}).`;
     } else if (game.status === 'stuck') {
       status.textContent = 'Nobody can move; the game stops here.';
+    } else if (myOut.length && !mine.some((p) => !game.out.includes(p))) {
+      status.textContent = `You are out: ${myOut.map(name).join(' and ')} ${myOut.length > 1 ? 'were' : 'was'} checkmated or dropped out (${ordinal(game.out.indexOf(myOut[0]))} out). The game goes on without you.`;
     } else {
       const who = name(game.to_move);
       status.textContent = mine.includes(game.to_move)
         ? `${who} to move — your move.${game.attacked_royals.length ? ' Check!' : ''}`
         : `${who} to move${game.ai_thinking ? ' (AI thinking…)' : ''}.`;
     }
-    status.className = `status ${game.status === 'playing' && mine.includes(game.to_move) ? 'yours' : ''}`;
+    status.className = `status ${game.status === 'playing' && mine.includes(game.to_move) ? 'yours' : ''}${myOut.length && game.status === 'playing' ? ' out' : ''}`;
+    overPanel.hidden = game.status !== 'over';
+    if (game.status === 'over') {
+      const o = game.outcome;
+      const won = (p) => o.ranking[0].includes(p);
+      // One side's holder is told "you"; hot seat (both sides) is not.
+      const side = mine.length && (mine.every(won) || !mine.some(won));
+      const title = draw ? 'Draw'
+        : side ? (mine.some(won) ? 'You won' : 'You lost')
+          : `${o.ranking[0].map(name).join(' and ')} won`;
+      overPanel.replaceChildren(
+        h('h3', {}, title),
+        h('p', {}, `Reason: ${o.reason}.`),
+        draw ? h('p', {}, `Shared by ${o.ranking[0].map(name).join(', ')}.`)
+          : h('ol', {}, o.ranking.map((group) => h('li', {}, group.map(name).join(' and ')
+            + (group.length > 1 ? ' (shared)' : '') + (group.some((p) => mine.includes(p)) ? ' — you' : '')))));
+    }
 
     const place = {};
     if (game.outcome) game.outcome.ranking.forEach((group, i) => group.forEach((p) => { place[p] = i; }));
@@ -267,7 +293,7 @@ async function gamePage(id, linkTokens) {
       if (s.kind === 'ai') tags.push(`AI level ${s.level}`);
       if (mine.includes(s.player)) tags.push('you');
       if (out >= 0) tags.push(`out (${ordinal(out)} out)`);
-      if (s.player in place) tags.push(`${ordinal(place[s.player])} place`);
+      if (s.player in place) tags.push(draw ? 'draw' : `${ordinal(place[s.player])} place`);
       return h('li', {
         class: [game.to_move === s.player ? 'to-move' : '', out >= 0 ? 'out' : ''].join(' '),
         'data-player': s.player,
@@ -314,7 +340,7 @@ async function gamePage(id, linkTokens) {
       h('a', { href: '#/', class: 'button' }, 'Lobby'))),
     h('div', { class: 'right' },
       h('h2', {}, variant.title, h('small', { class: 'muted' }, ` game ${id}`)),
-      status, message,
+      status, overPanel, message,
       h('h3', {}, 'Players'), players,
       h('h3', {}, 'Moves'), moves,
       h('details', { open: Object.keys(api.heldSeats(id)).length > 0 },
@@ -331,6 +357,8 @@ async function gamePage(id, linkTokens) {
     busy = true;
     try {
       game = await api.getGame(id, api.heldTokens(id));
+      // Reached the server again: an old "Failed to fetch" is stale.
+      message.replaceChildren();
       show();
     } catch (e) {
       message.replaceChildren(errorBox(e));

@@ -118,6 +118,9 @@ export class Board {
     this.t = transform(v.board.files, v.board.ranks, this.forward);
     const { w, h } = this.t;
     svg.setAttribute('viewBox', `${-M} ${-M} ${w * S + 2 * M} ${h * S + 2 * M}`);
+    // The box's width follows the board's shape, so that a tall board
+    // (Avon, 8x10) fits the window's height too (style.css).
+    svg.parentNode?.style.setProperty('--aspect', String((w * S + 2 * M) / (h * S + 2 * M)));
     const layer = (cls) => el('g', { class: cls }, svg);
     const cellsLayer = layer('cells');
     const markLayer = layer('marks');
