@@ -58,7 +58,7 @@ pub fn run(
         fit.scale,
         t.elapsed().as_secs_f64()
     );
-    let text = fit.weights.to_toml(&comment);
+    let text = fit.weights.to_toml(&comment)?;
     match out {
         Some(path) => std::fs::write(path, &text).map_err(|e| format!("{path}: {e}"))?,
         None => outln!("{text}"),

@@ -174,9 +174,9 @@ fn knobs(v: &Arc<Variant>, start: &Weights) -> Vec<Knob> {
         k.push(Knob {
             name: format!("value {letter}"),
             step: 10,
-            get: Box::new(move |w: &Weights| *w.values.get(&letter).unwrap_or(&base)),
+            get: Box::new(move |w: &Weights| w.value(letter).unwrap_or(base)),
             set: Box::new(move |w: &mut Weights, x| {
-                w.values.insert(letter, x.max(1));
+                w.values.insert(letter.to_string(), x.max(1));
             }),
         });
     }

@@ -65,9 +65,7 @@ impl Knowledge {
             .iter()
             .zip(&mobility)
             .map(|(p, m)| {
-                w.values
-                    .get(&p.letter)
-                    .copied()
+                w.value(p.letter)
                     .or(p.value)
                     .unwrap_or((m * VALUE_PER_MOVE).round() as i32)
             })
@@ -75,7 +73,7 @@ impl Knowledge {
         let derived = v
             .pieces
             .iter()
-            .map(|p| p.value.is_none() && !w.values.contains_key(&p.letter))
+            .map(|p| p.value.is_none() && w.value(p.letter).is_none())
             .collect();
         let centre_weight = CENTRE_WEIGHT * w.centre as f64 / 100.0;
         let promotion_weight = PROMOTION_WEIGHT * w.promotion as f64 / 100.0;

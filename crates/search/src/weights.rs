@@ -26,14 +26,15 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Weights {
-    /// Piece values by letter; missing letters keep the derived value.
-    pub values: BTreeMap<char, i32>,
     pub centre: i32,
     pub promotion: i32,
     pub mobility: i32,
     pub shelter: i32,
     pub tropism: i32,
     pub tempo: i32,
+    /// Piece values by letter; missing letters keep the derived value.
+    /// (Last: a TOML table follows the plain values.)
+    pub values: BTreeMap<String, i32>,
 }
 
 impl Default for Weights {
@@ -57,15 +58,29 @@ const SHIPPED: &[(&str, &str)] = &[
 ];
 
 impl Weights {
+    /// The piece letter a `values` key names (one character).
+    pub fn letter(key: &str) -> Option<char> {
+        let mut chars = key.chars();
+        let c = chars.next()?;
+        chars.next().is_none().then_some(c)
+    }
+
+    /// The value given for a letter, if any.
+    pub fn value(&self, letter: char) -> Option<i32> {
+        self.values
+            .get(letter.encode_utf8(&mut [0; 4]) as &str)
+            .copied()
+    }
+
     /// Reads a weights file.
     pub fn from_toml(text: &str) -> Result<Weights, String> {
         toml::from_str(text).map_err(|e| format!("weights: {e}"))
     }
 
     /// The file text (with a comment line first).
-    pub fn to_toml(&self, comment: &str) -> String {
-        let body = toml::to_string(self).unwrap_or_default();
-        format!("# {comment}\n{body}")
+    pub fn to_toml(&self, comment: &str) -> Result<String, String> {
+        let body = toml::to_string(self).map_err(|e| format!("weights: {e}"))?;
+        Ok(format!("# {comment}\n{body}"))
     }
 
     /// The weights a variant ships with, or the defaults. A shipped file
@@ -76,7 +91,11 @@ impl Weights {
             .iter()
             .find(|(name, _)| *name == v.name)
             .and_then(|(_, text)| Weights::from_toml(text).ok())
-            .filter(|w| w.values.keys().all(|&l| v.piece_by_letter(l).is_some()))
+            .filter(|w| {
+                w.values
+                    .keys()
+                    .all(|l| Weights::letter(l).is_some_and(|c| v.piece_by_letter(c).is_some()))
+            })
             .unwrap_or_default()
     }
 }
@@ -100,9 +119,9 @@ mod tests {
     #[test]
     fn files_round_trip_and_typos_are_refused() {
         let mut w = Weights::default();
-        w.values.insert('P', 97);
+        w.values.insert("P".into(), 97);
         w.mobility = 6;
-        let text = w.to_toml("test");
+        let text = w.to_toml("test").unwrap();
         assert_eq!(Weights::from_toml(&text).unwrap(), w);
         assert!(Weights::from_toml("mobilty = 3").is_err());
     }

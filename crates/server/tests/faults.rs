@@ -67,6 +67,16 @@ struct Stuck {
     release: AtomicBool,
 }
 
+impl Stuck {
+    fn new() -> Arc<Stuck> {
+        Arc::new(Stuck {
+            running: AtomicUsize::new(0),
+            most: AtomicUsize::new(0),
+            release: AtomicBool::new(false),
+        })
+    }
+}
+
 impl MovePicker for Stuck {
     fn pick(&self, pos: &Position, _: u8, _: u32, _: &Arc<AtomicBool>) -> Option<Move> {
         let now = self.running.fetch_add(1, Ordering::SeqCst) + 1;
@@ -91,17 +101,8 @@ async fn an_ai_flood_uses_only_the_ai_pool_and_people_still_play() {
     c.ai_threads = 2;
     c.ai_queue = 4;
     c.max_ai_games = 10;
-    let stuck = Arc::new(Stuck {
-        running: AtomicUsize::new(0),
-        most: AtomicUsize::new(0),
-        release: AtomicBool::new(false),
-    });
-    let (router, state) = quadrille_server::app(&c, stuck.clone()).expect("app");
-    let app = TestApp {
-        router,
-        state,
-        db: c.db.clone(),
-    };
+    let stuck = Stuck::new();
+    let app = TestApp::with_picker(c, stuck.clone());
     let ai = json!({"kind": "ai", "level": 8, "time_ms": 1000});
     for _ in 0..10 {
         app.create(json!({"variant": "chess", "seats": [ai, ai]}))
@@ -148,17 +149,8 @@ async fn an_ai_flood_uses_only_the_ai_pool_and_people_still_play() {
 async fn an_ai_game_resumes_once_the_store_works_again() {
     let dir = tempfile::tempdir().unwrap();
     let c = config(&dir.path().join("g.db"));
-    let gate = Arc::new(Stuck {
-        running: AtomicUsize::new(0),
-        most: AtomicUsize::new(0),
-        release: AtomicBool::new(false),
-    });
-    let (router, state) = quadrille_server::app(&c, gate.clone()).expect("app");
-    let app = TestApp {
-        router,
-        state,
-        db: c.db.clone(),
-    };
+    let gate = Stuck::new();
+    let app = TestApp::with_picker(c, gate.clone());
     let (id, tokens, _) = app
         .create(json!({"variant": "chess", "seats": [{"kind": "human"}, {"kind": "ai", "time_ms": 100}]}))
         .await;

@@ -32,7 +32,12 @@ impl TestApp {
     }
 
     pub fn with_config(c: Config) -> TestApp {
-        let (router, state) = quadrille_server::app(&c, Arc::new(Greedy)).expect("app");
+        Self::with_picker(c, Arc::new(Greedy))
+    }
+
+    /// With another AI than the one-ply `Greedy`.
+    pub fn with_picker(c: Config, picker: Arc<dyn quadrille_server::MovePicker>) -> TestApp {
+        let (router, state) = quadrille_server::app(&c, picker).expect("app");
         TestApp {
             router,
             state,
