@@ -226,8 +226,9 @@ mod tests {
             let (v, e) = eval(name);
             let p = v.start();
             let s = e.two_sided(&p) - e.weights.tempo;
-            // Magna Carta's armies differ; the others are mirror images.
-            let limit = if name == "magna-carta" { 250 } else { 0 };
+            // Magna Carta's armies differ (Fairy-Stockfish puts White
+            // about five pawns ahead); the others are mirror images.
+            let limit = if name == "magna-carta" { 600 } else { 0 };
             assert!(s.abs() <= limit, "{name}: {s}");
         }
         for name in [
