@@ -18,6 +18,7 @@ pub mod describe;
 pub mod error;
 pub mod game;
 pub mod http;
+mod journal;
 pub mod picker;
 pub mod pool;
 pub mod record;

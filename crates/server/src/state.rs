@@ -5,6 +5,7 @@
 use crate::error::{ApiError, ApiResult};
 use crate::game::{Game, Seat, SeatKind, Status};
 use crate::http;
+use crate::journal::Journal;
 use crate::picker::MovePicker;
 use crate::pool::AiPool;
 use crate::store::{Store, StoredGame};
@@ -62,6 +63,8 @@ pub type SharedGame = Arc<Mutex<Game>>;
 pub struct Server {
     games: RwLock<HashMap<String, SharedGame>>,
     pub store: Arc<Store>,
+    /// Stores moves, several per sync to disk.
+    pub journal: Journal,
     pub variants: Variants,
     pub picker: Arc<dyn MovePicker>,
     pub ai_pause: Duration,
@@ -110,6 +113,7 @@ impl Server {
         }
         Ok(Arc::new(Server {
             games: RwLock::new(games),
+            journal: Journal::start(store.clone())?,
             store,
             variants,
             picker,

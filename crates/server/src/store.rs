@@ -168,7 +168,39 @@ impl Store {
         tx.commit().map_err(db_err("insert"))
     }
 
-    /// Appends the move played at `ply` (counting from 0).
+    /// Appends moves, each `(game, ply, text, updated)` at its ply
+    /// (counting from 0), in one transaction: one sync to disk for all.
+    /// Each move succeeds or fails alone.
+    pub fn append_moves(&self, moves: &[(&str, usize, &str, i64)]) -> Vec<Result<(), String>> {
+        let mut conn = self.conn();
+        let all_failed = |e: rusqlite::Error| vec![Err(db_err("move")(e)); moves.len()];
+        let mut tx = match conn.transaction() {
+            Ok(tx) => tx,
+            Err(e) => return all_failed(e),
+        };
+        let mut results = Vec::with_capacity(moves.len());
+        for &(id, ply, text, updated) in moves {
+            let one = |tx: &mut rusqlite::Transaction| -> rusqlite::Result<()> {
+                let sp = tx.savepoint()?;
+                sp.execute(
+                    "INSERT INTO moves (game, ply, text) VALUES (?1, ?2, ?3)",
+                    params![id, ply as i64, text],
+                )?;
+                sp.execute(
+                    "UPDATE games SET updated = ?2 WHERE id = ?1",
+                    params![id, updated],
+                )?;
+                sp.commit()
+            };
+            results.push(one(&mut tx).map_err(db_err("move")));
+        }
+        match tx.commit() {
+            Ok(()) => results,
+            Err(e) => all_failed(e),
+        }
+    }
+
+    /// Appends one move (see [`Store::append_moves`]).
     pub fn append_move(
         &self,
         id: &str,
@@ -176,19 +208,9 @@ impl Store {
         text: &str,
         updated: i64,
     ) -> Result<(), String> {
-        let mut conn = self.conn();
-        let tx = conn.transaction().map_err(db_err("move"))?;
-        tx.execute(
-            "INSERT INTO moves (game, ply, text) VALUES (?1, ?2, ?3)",
-            params![id, ply as i64, text],
-        )
-        .map_err(db_err("move"))?;
-        tx.execute(
-            "UPDATE games SET updated = ?2 WHERE id = ?1",
-            params![id, updated],
-        )
-        .map_err(db_err("move"))?;
-        tx.commit().map_err(db_err("move"))
+        self.append_moves(&[(id, ply, text, updated)])
+            .pop()
+            .unwrap_or_else(|| Err("no result".into()))
     }
 
     /// One game, if stored.

@@ -33,10 +33,9 @@ pub async fn play(
         }
         let m = g.judge(&actor, &input, ply).map_err(turn_error)?;
         let (id, at, text) = (g.id.clone(), g.played.len(), g.pos.move_to_string(m));
-        let store = st2.store.clone();
-        tokio::task::spawn_blocking(move || store.append_move(&id, at, &text, now()))
+        st2.journal
+            .append(&id, at, &text, now())
             .await
-            .map_err(|e| ApiError::internal(e.to_string()))?
             .map_err(ApiError::internal)?;
         g.apply(m);
         let seats = match &actor {
