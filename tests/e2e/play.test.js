@@ -9,11 +9,12 @@ import { serverAndBrowser, api, clickCell, clickMove, shotsDir } from './helpers
 const ctx = serverAndBrowser();
 
 /** Starts a game from the lobby (every seat human unless `seatKinds`
- *  says otherwise); returns its id. */
-async function createFromLobby(page, variant, seatKinds = null) {
+ *  says otherwise; hot seat unless `hotSeat` is false); returns its id. */
+async function createFromLobby(page, variant, seatKinds = null, hotSeat = true) {
   await page.goto(ctx.server.url + '/');
   await page.selectOption('#variant', variant);
   await page.locator(`.seats[data-variant="${variant}"] .seat`).first().waitFor();
+  if (hotSeat) await page.check('#hot-seat');
   if (seatKinds) {
     for (const [i, kind] of seatKinds.entries()) {
       await page.selectOption(`.seat-kind[data-seat="${i}"]`, kind);
@@ -228,4 +229,41 @@ test('a finished game shows the game-over panel with the result', async () => {
   assert.match(await page.textContent('#status'), /Game over: Black won/);
   await page.screenshot({ path: `${shotsDir()}/chess-game-over-1366x768.png` });
   await context.close();
+});
+
+test('the creator invites the other player, who alone can move that seat', async () => {
+  const creator = await ctx.browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const page = await creator.newPage();
+  const id = await createFromLobby(page, 'chess', null, false);
+  assert.match(await page.textContent('#players'), /Black — invited, not joined yet/);
+  const link = await page.inputValue('.invitation[data-seat="1"]');
+  assert.match(link, new RegExp(`#/join/${id}/[0-9a-f]+$`));
+  // The creator holds White only: no seat link carries Black's token.
+  assert.equal(await page.locator('.invite[data-seat="1"]').count(), 0);
+  await clickMove(page, 'e2', 'e4');
+  assert.match(await page.textContent('#status'), /^Black to move\.$/);
+  await clickCell(page, 'e7');
+  assert.equal(await page.locator('svg.board .target').count(), 0, 'no targets for the invited seat');
+
+  // The invited browser takes the seat and moves it.
+  const guest = await ctx.browser.newContext({ viewport: { width: 390, height: 844 } });
+  const other = await guest.newPage();
+  await other.goto(link);
+  await other.waitForURL(new RegExp(`#/game/${id}$`));
+  await other.waitForFunction(() => /Black to move — your move/.test(document.querySelector('#status').textContent));
+  await clickMove(other, 'e7', 'e5');
+  await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 2);
+  await page.waitForFunction(() => !/invited/.test(document.querySelector('#players').textContent));
+  await other.screenshot({ path: `${shotsDir()}/chess-invited-black-390x844.png` });
+
+  // The link is used up: the creator cannot take Black with it.
+  const again = await page.evaluate(async ([gid, code]) => {
+    const r = await fetch(`/api/games/${gid}/join`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ invite: code }),
+    });
+    return r.status;
+  }, [id, link.split('/').pop()]);
+  assert.equal(again, 403);
+  await creator.close();
+  await guest.close();
 });

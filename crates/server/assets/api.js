@@ -32,6 +32,8 @@ export const importGame = (record) => call('POST', '/api/games/import', { record
 export const getGame = (id, tokens) => call('GET', `/api/games/${encodeURIComponent(id)}`, undefined, tokens);
 export const playMove = (id, move, token, ply) =>
   call('POST', `/api/games/${encodeURIComponent(id)}/moves`, { move, token, ply });
+export const joinGame = (id, invite) =>
+  call('POST', `/api/games/${encodeURIComponent(id)}/join`, { invite });
 export const recordUrl = (id) => `/api/games/${encodeURIComponent(id)}/record`;
 
 /** Live updates: calls `onUpdate` whenever the game changes. Returns a
@@ -60,4 +62,19 @@ export function holdSeat(id, seat, token) {
 
 export function heldTokens(id) {
   return Object.values(heldSeats(id));
+}
+
+// Invitations this browser handed out (the creator's), per game: seat
+// index -> code. A code is no key: it is exchanged once for the seat's
+// token by whoever opens the link.
+const inviteKey = (id) => `quadrille.invites.${id}`;
+
+export function invites(id) {
+  try { return JSON.parse(localStorage.getItem(inviteKey(id))) || {}; } catch { return {}; }
+}
+
+export function keepInvite(id, seat, code) {
+  const all = invites(id);
+  all[seat] = code;
+  localStorage.setItem(inviteKey(id), JSON.stringify(all));
 }

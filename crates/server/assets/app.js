@@ -1,6 +1,7 @@
 // Quadrille web app: pick a variant and the seats, play, watch, resume.
-// Routes (in the URL's hash): #/ the lobby, #/game/ID the game, and
-// #/game/ID?t=TOKEN to take a seat from an invitation link.
+// Routes (in the URL's hash): #/ the lobby, #/game/ID the game,
+// #/game/ID?t=TOKEN to hold a seat whose token one has, and
+// #/join/ID/CODE to take a seat by its invitation (once).
 
 import * as api from './api.js';
 import { Board, el as svgEl, pieceGraphic } from './board.js';
@@ -27,7 +28,9 @@ function route() {
   leave = () => {};
   const hash = location.hash.replace(/^#/, '') || '/';
   const m = hash.match(/^\/game\/([a-z0-9]+)(?:\?t=([0-9a-f,]+))?$/);
+  const j = hash.match(/^\/join\/([a-z0-9]+)\/([0-9a-f]+)$/);
   if (m) gamePage(m[1], m[2] ? m[2].split(',') : []);
+  else if (j) joinPage(j[1], j[2]);
   else lobby();
 }
 window.addEventListener('hashchange', route);
@@ -61,6 +64,7 @@ async function lobby() {
   const select = h('select', { id: 'variant', name: 'variant' },
     variants.map((v) => h('option', { value: v.name }, `${v.title} (${v.players} players)`)));
   const start = h('input', { id: 'start', placeholder: 'optional: a position string to start from', size: 60 });
+  const hotSeat = h('input', { type: 'checkbox', id: 'hot-seat' });
   let current = null;
 
   async function showSeats() {
@@ -100,9 +104,14 @@ async function lobby() {
     });
     const req = { variant: select.value, seats };
     if (start.value.trim()) req.start = start.value.trim();
+    // Unless hot seat: the first human seat is the creator's, the others
+    // get invitation links.
+    const mine = seats.findIndex((s) => s.kind === 'human');
+    if (!hotSeat.checked && mine >= 0) req.seat = mine;
     try {
       const created = await api.createGame(req);
       created.tokens.forEach((t, i) => { if (t) api.holdSeat(created.id, i, t); });
+      (created.invites || []).forEach((c, i) => { if (c) api.keepInvite(created.id, i, c); });
       location.hash = `#/game/${created.id}`;
     } catch (err) {
       message.replaceChildren(errorBox(err));
@@ -130,6 +139,8 @@ async function lobby() {
       h('form', { onsubmit: create, id: 'new-game' },
         h('label', {}, 'Variant ', select), about,
         h('h3', {}, 'Seats'), seatsBox,
+        h('p', {}, h('label', {}, hotSeat, ' Hot seat: this screen plays every human seat'),
+          h('br'), h('small', { class: 'muted' }, 'Otherwise you play the first human seat and get an invitation link for each other one.')),
         h('label', {}, 'Start position ', start),
         h('p', {}, h('button', { type: 'submit', id: 'create' }, 'Start the game')),
         message)),
@@ -160,6 +171,20 @@ async function lobby() {
 }
 
 // ----- A game -----
+
+/** Takes the seat an invitation offers, then opens the game. */
+async function joinPage(id, code) {
+  app.replaceChildren(h('p', { class: 'muted' }, 'Taking your seat…'));
+  try {
+    const joined = await api.joinGame(id, code);
+    api.holdSeat(id, joined.seat, joined.token);
+    history.replaceState(null, '', `#/game/${id}`);
+    route();
+  } catch (e) {
+    app.replaceChildren(errorBox(e),
+      h('p', {}, h('a', { href: `#/game/${id}` }, 'Watch the game'), ' or ', h('a', { href: '#/' }, 'back to the lobby')));
+  }
+}
 
 function ordinal(n) {
   return ['1st', '2nd', '3rd', '4th'][n] || `${n + 1}th`;
@@ -291,6 +316,7 @@ async function gamePage(id, linkTokens) {
       const out = game.out.indexOf(s.player);
       const tags = [];
       if (s.kind === 'ai') tags.push(`AI level ${s.level}`);
+      if (s.invited) tags.push('invited, not joined yet');
       if (mine.includes(s.player)) tags.push('you');
       if (out >= 0) tags.push(`out (${ordinal(out)} out)`);
       if (s.player in place) tags.push(draw ? 'draw' : `${ordinal(place[s.player])} place`);
@@ -310,12 +336,15 @@ async function gamePage(id, linkTokens) {
       `${name(m.player)}: ${m.text}`)));
     moves.scrollTop = moves.scrollHeight;
 
-    links.replaceChildren(...Object.entries(held).map(([s, t]) => {
-      const url = `${location.origin}/#/game/${id}?t=${t}`;
-      const input = h('input', { readonly: true, value: url, size: 40, class: 'invite', 'data-seat': s });
-      return h('div', {}, h('label', {}, `${name(+s)}: `, input),
+    const linkRow = (s, url, cls, label) => {
+      const input = h('input', { readonly: true, value: url, size: 40, class: cls, 'data-seat': s });
+      return h('div', {}, h('label', {}, label, input),
         h('button', { type: 'button', onclick: () => { input.select(); navigator.clipboard?.writeText(url); } }, 'Copy'));
-    }));
+    };
+    const open = Object.entries(api.invites(id)).filter(([s]) => game.seats[+s] && game.seats[+s].invited);
+    links.replaceChildren(
+      ...open.map(([s, c]) => linkRow(s, `${location.origin}/#/join/${id}/${c}`, 'invitation', `Invite ${name(+s)}: `)),
+      ...Object.entries(held).map(([s, t]) => linkRow(s, `${location.origin}/#/game/${id}?t=${t}`, 'invite', `${name(+s)}: `)));
   }
 
   const links = h('div', { class: 'links' });

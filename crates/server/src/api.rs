@@ -96,6 +96,10 @@ pub struct CreateRequest {
     pub seats: Option<Vec<SeatRequest>>,
     /// A position string to start from instead of the setup.
     pub start: Option<String>,
+    /// The creator's seat: the other human seats get invitations instead
+    /// of tokens. Without it every human seat's token goes to the creator
+    /// (hot seat).
+    pub seat: Option<usize>,
 }
 
 #[derive(Deserialize)]
@@ -104,13 +108,56 @@ pub struct ImportRequest {
     pub record: String,
 }
 
-/// A new game: its id, the human seats' tokens (shown once) and its state.
+/// A new game: its id, the human seats' tokens and invitations (shown
+/// once) and its state.
 #[derive(Serialize)]
 pub struct Created {
     pub id: String,
-    /// Per seat: its token, `null` for AI seats.
+    /// Per seat: its token, `null` for AI seats and invited seats.
     pub tokens: Vec<Option<String>>,
+    /// Per seat: the invitation to pass on, `null` where there is none.
+    pub invites: Vec<Option<String>>,
     pub game: GameView,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    pub invite: String,
+}
+
+/// A seat taken by its invitation.
+#[derive(Serialize)]
+pub struct Joined {
+    pub seat: usize,
+    pub token: String,
+}
+
+/// Exchanges an invitation for its seat's token (once).
+pub async fn join_game(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<JoinRequest>,
+) -> ApiResult<Json<Joined>> {
+    let shared = st.game(&id)?;
+    let mut g = shared.lock().await;
+    let before = g.seats.clone();
+    let (seat, token) = g
+        .join(&req.invite)
+        .map_err(|e| ApiError::forbidden("bad_invite", e))?;
+    // Stored before it counts: if the store fails, the invitation stands.
+    let store = st.store.clone();
+    let (gid, seats) = (g.id.clone(), g.seats.clone());
+    let stored = tokio::task::spawn_blocking(move || store.update_seats(&gid, &seats))
+        .await
+        .map_err(|e| e.to_string())
+        .and_then(|r| r);
+    if let Err(e) = stored {
+        g.seats = before;
+        return Err(ApiError::internal(e));
+    }
+    g.notify();
+    Ok(Json(Joined { seat, token }))
 }
 
 fn seat_kind(i: usize, s: &SeatRequest) -> ApiResult<SeatKind> {
@@ -161,6 +208,7 @@ async fn open_game(
     kinds: Vec<SeatKind>,
     start: Option<&str>,
     moves: &[String],
+    creator: Option<usize>,
 ) -> ApiResult<(StatusCode, Json<Created>)> {
     let longest = kinds
         .iter()
@@ -190,16 +238,24 @@ async fn open_game(
             ));
         }
     }
-    let (seats, tokens) = Seat::deal(&kinds).map_err(ApiError::internal)?;
-    let shared = st.create(source, seats, start, moves).await?;
+    if let Some(c) = creator {
+        if kinds.get(c) != Some(&SeatKind::Human) {
+            return Err(ApiError::unprocessable(
+                "bad_seats",
+                format!("seat {c}: the creator's seat must be a human seat"),
+            ));
+        }
+    }
+    let dealt = Seat::deal(&kinds, creator).map_err(ApiError::internal)?;
+    let (tokens, invites) = (dealt.tokens, dealt.invites);
+    let shared = st.create(source, dealt.seats, start, moves).await?;
     let g = shared.lock().await;
-    let humans = (0..kinds.len())
-        .filter(|&i| kinds[i] == SeatKind::Human)
-        .collect();
+    let held = (0..kinds.len()).filter(|&i| tokens[i].is_some()).collect();
     let created = Created {
         id: g.id.clone(),
         tokens,
-        game: game_view(&g, humans),
+        invites,
+        game: game_view(&g, held),
     };
     drop(g);
     ai::kick(st, shared);
@@ -234,7 +290,7 @@ pub async fn create_game(
         quadrille_engine::Position::from_string(source.variant.clone(), s)
             .map_err(|e| ApiError::unprocessable("bad_position", e.to_string()))?;
     }
-    open_game(&st, source, kinds, req.start.as_deref(), &[]).await
+    open_game(&st, source, kinds, req.start.as_deref(), &[], req.seat).await
 }
 
 pub async fn import_game(
@@ -254,7 +310,7 @@ pub async fn import_game(
             .ok_or_else(|| bad(format!("record: `{tag}` is not a player tag of {}", v.name)))?;
         kinds[i] = *kind;
     }
-    open_game(&st, source, kinds, r.start.as_deref(), &r.moves).await
+    open_game(&st, source, kinds, r.start.as_deref(), &r.moves, None).await
 }
 
 /// A page of the game list: `?limit=` (default 100, at most 500) and

@@ -45,33 +45,54 @@ impl SeatKind {
     }
 }
 
-/// A seat: its kind and, for a human seat, the hash of its token.
+/// A seat: its kind and, for a human seat, the hash of its token, or of
+/// the invitation that will be exchanged for a token.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Seat {
     #[serde(flatten)]
     pub kind: SeatKind,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token_hash: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invite_hash: Option<String>,
+}
+
+/// What dealing the seats hands out, per seat: a token (the seat's key)
+/// or an invitation (exchanged once for a token by whoever opens it).
+pub struct Dealt {
+    pub seats: Vec<Seat>,
+    pub tokens: Vec<Option<String>>,
+    pub invites: Vec<Option<String>>,
 }
 
 impl Seat {
-    /// Seats for `kinds`, with a fresh token for every human seat; returns
-    /// the seats and the tokens (`None` for AI seats).
-    pub fn deal(kinds: &[SeatKind]) -> Result<(Vec<Seat>, Vec<Option<String>>), String> {
-        let mut seats = Vec::new();
-        let mut tokens = Vec::new();
-        for &kind in kinds {
-            let t = match kind {
-                SeatKind::Human => Some(token::new_token()?),
-                SeatKind::Ai { .. } => None,
-            };
-            seats.push(Seat {
+    /// Seats for `kinds`. With no `creator` (hot seat) every human seat
+    /// gets a token; otherwise the creator's seat gets one and every other
+    /// human seat an invitation, so that the creator never holds another
+    /// player's key.
+    pub fn deal(kinds: &[SeatKind], creator: Option<usize>) -> Result<Dealt, String> {
+        let mut d = Dealt {
+            seats: Vec::new(),
+            tokens: Vec::new(),
+            invites: Vec::new(),
+        };
+        for (i, &kind) in kinds.iter().enumerate() {
+            let human = kind == SeatKind::Human;
+            let token = (human && creator.is_none_or(|c| c == i))
+                .then(token::new_token)
+                .transpose()?;
+            let invite = (human && token.is_none())
+                .then(token::new_token)
+                .transpose()?;
+            d.seats.push(Seat {
                 kind,
-                token_hash: t.as_deref().map(token::hash),
+                token_hash: token.as_deref().map(token::hash),
+                invite_hash: invite.as_deref().map(token::hash),
             });
-            tokens.push(t);
+            d.tokens.push(token);
+            d.invites.push(invite);
         }
-        Ok((seats, tokens))
+        Ok(d)
     }
 }
 
@@ -308,6 +329,22 @@ impl Game {
             .filter(|(_, s)| s.token_hash.as_ref().is_some_and(|h| hashes.contains(h)))
             .map(|(i, _)| i)
             .collect()
+    }
+
+    /// Exchanges an invitation for its seat's token: the seat, and the
+    /// new token (shown once). The invitation is used up.
+    pub fn join(&mut self, invite: &str) -> Result<(usize, String), String> {
+        let h = token::hash(invite);
+        let seat = self
+            .seats
+            .iter()
+            .position(|s| s.invite_hash.as_deref() == Some(h.as_str()))
+            .ok_or("this invitation is not valid for this game (it may have been used)")?;
+        let token = token::new_token()?;
+        let s = &mut self.seats[seat];
+        s.token_hash = Some(token::hash(&token));
+        s.invite_hash = None;
+        Ok((seat, token))
     }
 
     /// The move texts, in order.

@@ -59,6 +59,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}", get(api::get_game))
         .route("/api/games/{id}/variant", get(api::game_variant))
         .route("/api/games/{id}/moves", post(api::make_move))
+        .route("/api/games/{id}/join", post(api::join_game))
         .route("/api/games/{id}/record", get(api::export_record))
         .route("/api/games/{id}/events", get(api::events))
         .fallback(api::not_found)

@@ -200,6 +200,23 @@ impl Store {
         }
     }
 
+    /// Replaces a game's seats (an invitation exchanged for a token).
+    pub fn update_seats(&self, id: &str, seats: &[Seat]) -> Result<(), String> {
+        let seats = serde_json::to_string(seats).map_err(|e| e.to_string())?;
+        let conn = self.conn();
+        let n = conn
+            .execute(
+                "UPDATE games SET seats = ?2 WHERE id = ?1",
+                params![id, seats],
+            )
+            .map_err(db_err("seats"))?;
+        if n == 1 {
+            Ok(())
+        } else {
+            Err(format!("game store: no game {id}"))
+        }
+    }
+
     /// Appends one move (see [`Store::append_moves`]).
     pub fn append_move(
         &self,

@@ -39,6 +39,8 @@ pub struct SeatView {
     pub name: String,
     #[serde(flatten)]
     pub kind: SeatKind,
+    /// An invitation to this seat is still open (nobody holds it yet).
+    pub invited: bool,
 }
 
 #[derive(Serialize)]
@@ -155,6 +157,7 @@ pub fn game_view(g: &Game, your_seats: Vec<usize>) -> GameView {
                 player: i,
                 name: v.players[i].name.clone(),
                 kind: s.kind,
+                invited: s.invite_hash.is_some(),
             })
             .collect(),
         start: g.start.clone(),

@@ -648,3 +648,62 @@ async fn a_forced_drop_out_is_played_by_the_server_and_ends_avon() {
     // A drop-out moves no piece: the last move shown is the capture.
     assert_eq!(g["last_move"], json!({"from": "h1", "to": "h9"}));
 }
+
+/// With `seat`, the creator gets that seat's token and an invitation for
+/// each other human seat, exchanged once for a token; the creator cannot
+/// move the invited seat, and a used or forged invitation is refused.
+#[tokio::test]
+async fn invitations_give_each_player_their_own_seat() {
+    let dir = temp();
+    let app = TestApp::open(&dir.path().join("g.db"));
+    let (status, created) = app
+        .post("/api/games", json!({"variant": "chess", "seat": 0}))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let white = created["tokens"][0].as_str().unwrap().to_string();
+    assert!(
+        created["tokens"][1].is_null(),
+        "the creator gets no token of Black"
+    );
+    let invite = created["invites"][1].as_str().unwrap().to_string();
+    assert!(created["invites"][0].is_null());
+    assert_eq!(created["game"]["seats"][1]["invited"], true);
+    assert_eq!(app.play(&id, &white, "e2e4").await.0, StatusCode::OK);
+    let (s, e) = app.play(&id, &white, "e7e5").await;
+    assert_eq!((s, code(&e)), (StatusCode::FORBIDDEN, "not_your_turn"));
+
+    let join = format!("/api/games/{id}/join");
+    let (s, e) = app.post(&join, json!({"invite": "0".repeat(32)})).await;
+    assert_eq!((s, code(&e)), (StatusCode::FORBIDDEN, "bad_invite"));
+    let (s, joined) = app.post(&join, json!({"invite": invite})).await;
+    assert_eq!(s, StatusCode::OK, "{joined}");
+    assert_eq!(joined["seat"], 1);
+    let black = joined["token"].as_str().unwrap().to_string();
+    let (s, e) = app.post(&join, json!({"invite": invite})).await;
+    assert_eq!(
+        (s, code(&e)),
+        (StatusCode::FORBIDDEN, "bad_invite"),
+        "used up"
+    );
+    assert_eq!(app.play(&id, &black, "e7e5").await.0, StatusCode::OK);
+
+    // The seat taken survives a restart; the creator's seat must be human.
+    drop(app);
+    let app = TestApp::open(&dir.path().join("g.db"));
+    let (_, g) = app
+        .get_with_tokens(&format!("/api/games/{id}"), &[&black])
+        .await;
+    assert_eq!(g["your_seats"], json!([1]));
+    assert_eq!(g["seats"][1]["invited"], false);
+    let (s, e) = app
+        .post(
+            "/api/games",
+            json!({"variant": "chess", "seat": 1, "seats": [{"kind": "human"}, {"kind": "ai"}]}),
+        )
+        .await;
+    assert_eq!(
+        (s, code(&e)),
+        (StatusCode::UNPROCESSABLE_ENTITY, "bad_seats")
+    );
+}
