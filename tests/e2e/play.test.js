@@ -267,3 +267,16 @@ test('the creator invites the other player, who alone can move that seat', async
   await creator.close();
   await guest.close();
 });
+
+test('quick start: one click to a four-player game with three AIs', async () => {
+  const context = await ctx.browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const page = await context.newPage();
+  await page.goto(ctx.server.url + '/');
+  await page.click('#quick-four');
+  await page.waitForURL(/#\/game\/[a-z0-9]+$/);
+  await page.locator('svg.board [data-piece]').first().waitFor();
+  const players = await page.textContent('#players');
+  assert.equal((players.match(/AI level 5/g) || []).length, 3, players);
+  assert.match(players, /Red — you/);
+  await context.close();
+});

@@ -132,8 +132,27 @@ async function lobby() {
     }
   }
 
+  /** One click to a game against the AI: the first seat is the person's. */
+  async function quick(variant, players) {
+    const ai = { kind: 'ai', level: 5, time_ms: 1000 };
+    const seats = [{ kind: 'human' }, ...Array(players - 1).fill(ai)];
+    try {
+      const created = await api.createGame({ variant, seats });
+      created.tokens.forEach((t, i) => { if (t) api.holdSeat(created.id, i, t); });
+      location.hash = `#/game/${created.id}`;
+    } catch (err) {
+      message.replaceChildren(errorBox(err));
+    }
+  }
+
   const gamesBox = h('div', {}, h('p', { class: 'muted' }, 'Loading games…'));
   app.replaceChildren(
+    h('section', { class: 'panel quick' },
+      h('h2', {}, 'Quick start'),
+      h('p', {},
+        h('button', { type: 'button', id: 'quick-chess', onclick: () => quick('chess', 2) }, 'Play the computer (chess)'), ' ',
+        h('button', { type: 'button', id: 'quick-magna-carta', onclick: () => quick('magna-carta', 2) }, 'Magna Carta against the computer'), ' ',
+        h('button', { type: 'button', id: 'quick-four', onclick: () => quick('ariana', 4) }, 'Four players with three AIs (Ariana)'))),
     h('section', { class: 'panel' },
       h('h2', {}, 'New game'),
       h('form', { onsubmit: create, id: 'new-game' },
