@@ -46,35 +46,28 @@ export function watch(id, onUpdate) {
   return () => es.close();
 }
 
-// Seat tokens live in localStorage: per game, seat index -> token.
-const key = (id) => `quadrille.seats.${id}`;
+// What this browser keeps per game in localStorage, each a map from seat
+// index to a string: the seat tokens it holds, and the invitations it
+// handed out (the creator's: a code is no key, it is exchanged once for
+// the seat's token by whoever opens the link).
+function readSeats(key) {
+  try { return JSON.parse(localStorage.getItem(key)) || {}; } catch { return {}; }
+}
+
+function writeSeat(key, seat, value) {
+  const seats = readSeats(key);
+  seats[seat] = value;
+  localStorage.setItem(key, JSON.stringify(seats));
+}
+
+const tokensKey = (id) => `quadrille.seats.${id}`;
+const invitesKey = (id) => `quadrille.invites.${id}`;
 
 /** The tokens held for a game, as {seat: token}. */
-export function heldSeats(id) {
-  try { return JSON.parse(localStorage.getItem(key(id))) || {}; } catch { return {}; }
-}
+export const heldSeats = (id) => readSeats(tokensKey(id));
+export const holdSeat = (id, seat, token) => writeSeat(tokensKey(id), seat, token);
+export const heldTokens = (id) => Object.values(heldSeats(id));
 
-export function holdSeat(id, seat, token) {
-  const seats = heldSeats(id);
-  seats[seat] = token;
-  localStorage.setItem(key(id), JSON.stringify(seats));
-}
-
-export function heldTokens(id) {
-  return Object.values(heldSeats(id));
-}
-
-// Invitations this browser handed out (the creator's), per game: seat
-// index -> code. A code is no key: it is exchanged once for the seat's
-// token by whoever opens the link.
-const inviteKey = (id) => `quadrille.invites.${id}`;
-
-export function invites(id) {
-  try { return JSON.parse(localStorage.getItem(inviteKey(id))) || {}; } catch { return {}; }
-}
-
-export function keepInvite(id, seat, code) {
-  const all = invites(id);
-  all[seat] = code;
-  localStorage.setItem(inviteKey(id), JSON.stringify(all));
-}
+/** The invitations handed out for a game, as {seat: code}. */
+export const invites = (id) => readSeats(invitesKey(id));
+export const keepInvite = (id, seat, code) => writeSeat(invitesKey(id), seat, code);

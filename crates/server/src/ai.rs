@@ -97,13 +97,12 @@ async fn run(st: AppState, game: SharedGame) {
             // The turn task kicks the runner again.
             Ok(_) => return,
             Err(e) if e.status == StatusCode::INTERNAL_SERVER_ERROR => {
-                let id = game.lock().await.id.clone();
-                eprintln!(
-                    "warning: game {id}: move not stored ({}); trying again in {:?}",
-                    e.message, retry
-                );
                 {
                     let mut g = game.lock().await;
+                    eprintln!(
+                        "warning: game {}: move not stored ({}); trying again in {:?}",
+                        g.id, e.message, retry
+                    );
                     g.ai_busy = false;
                     g.notify();
                 }

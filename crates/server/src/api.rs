@@ -440,8 +440,9 @@ pub async fn make_move(
     }
     let actor = Actor::Seats(seats);
     turn::play(&st, shared, actor, Input::Text(req.text), req.ply)
-        .await
+        .await?
         .map(Json)
+        .ok_or_else(|| ApiError::internal("a person's turn gave no view"))
 }
 
 pub async fn export_record(

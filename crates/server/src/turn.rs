@@ -17,14 +17,15 @@ use crate::view::{game_view, GameView};
 use axum::http::StatusCode;
 use quadrille_engine::MoveError;
 
-/// Plays a turn and returns the game as `actor` sees it afterwards.
+/// Plays a turn; for a person, returns the game as they see it
+/// afterwards (the AI and the rules need no view).
 pub async fn play(
     st: &AppState,
     game: SharedGame,
     actor: Actor,
     input: Input,
     ply: Option<usize>,
-) -> ApiResult<GameView> {
+) -> ApiResult<Option<GameView>> {
     let st2 = st.clone();
     let task = tokio::spawn(async move {
         let mut g = game.clone().lock_owned().await;
@@ -38,11 +39,10 @@ pub async fn play(
             .await
             .map_err(ApiError::internal)?;
         g.apply(m);
-        let seats = match &actor {
-            Actor::Seats(s) => s.clone(),
-            _ => Vec::new(),
+        let view = match &actor {
+            Actor::Seats(seats) => Some(game_view(&g, seats.clone())),
+            _ => None,
         };
-        let view = game_view(&g, seats);
         drop(g);
         ai::kick(&st2, game);
         Ok(view)
