@@ -126,7 +126,7 @@ test('two browsers play online and see each other\'s moves live', async () => {
   for (const p of pages.slice(1)) {
     await p.waitForFunction(() => document.querySelectorAll('#moves li').length === 1);
   }
-  await pages[1].waitForFunction(() => /your move/.test(document.querySelector('#status').textContent));
+  await pages[1].waitForFunction(() => /your move/.test((document.querySelector('#status')?.textContent ?? '')));
   await clickMove(pages[1], 'e7', 'e6');
   await pages[0].waitForFunction(() => document.querySelectorAll('#moves li').length === 2);
   assert.equal(await pages[0].locator('svg.board [data-piece="e6"]').count(), 1);
@@ -209,7 +209,7 @@ test('a human checkmated in a four-player game is told so', async () => {
   await page.locator('svg.board [data-piece="e6"]').waitFor();
   const moved = await api(ctx.server.url, 'POST', `/api/games/${id}/moves`, { move: 'i5i6', token: tokens[orange] });
   assert.equal(moved.status, 200);
-  await page.waitForFunction(() => /You are out/.test(document.querySelector('#status').textContent));
+  await page.waitForFunction(() => /You are out/.test((document.querySelector('#status')?.textContent ?? '')));
   assert.match(await page.textContent('#status'), /Red was checkmated/);
   await page.screenshot({ path: `${shotsDir()}/ariana-red-checkmated-1366x768.png` });
   await context.close();
@@ -250,10 +250,10 @@ test('the creator invites the other player, who alone can move that seat', async
   const other = await guest.newPage();
   await other.goto(link);
   await other.waitForURL(new RegExp(`#/game/${id}$`));
-  await other.waitForFunction(() => /Black to move — your move/.test(document.querySelector('#status').textContent));
+  await other.waitForFunction(() => /Black to move — your move/.test((document.querySelector('#status')?.textContent ?? '')));
   await clickMove(other, 'e7', 'e5');
   await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 2);
-  await page.waitForFunction(() => !/invited/.test(document.querySelector('#players').textContent));
+  await page.waitForFunction(() => !/invited/.test((document.querySelector('#players')?.textContent ?? '')));
   await other.screenshot({ path: `${shotsDir()}/chess-invited-black-390x844.png` });
 
   // The link is used up: the creator cannot take Black with it.
