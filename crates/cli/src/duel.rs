@@ -5,9 +5,9 @@
 //! kept here, and the results are W/D/L, pentanomial pair counts, Elo with
 //! a 95 % interval and, if asked, an SPRT that stops the match on its own.
 
-use quadrille_engine::{Move, Position};
+use quadrille_engine::Position;
 use quadrille_protocol::uci_client::{Go, UciEngine};
-use quadrille_search::arena::{random_opening, Kind};
+use quadrille_search::arena::{random_opening, Kind, Mover};
 use quadrille_search::stats::{Pentanomial, Sprt, Verdict};
 use quadrille_search::{result_for, Clock, Contender, Limits, Searcher};
 use std::cmp::Ordering as CmpOrdering;
@@ -94,20 +94,22 @@ impl PlayerSpec {
 
 /// A player during the match (one per worker thread and side).
 enum Player {
-    Quadrille(Box<(Searcher, Limits, Contender)>),
+    /// The search, with its own limits (the time control is added).
+    Search(Box<(Searcher, Limits)>),
+    /// A random or greedy baseline.
+    Baseline(Box<Mover>),
     Uci(Box<UciEngine>),
 }
 
 impl Player {
     fn start(spec: &PlayerSpec) -> Result<Player, String> {
         Ok(match spec {
-            PlayerSpec::Quadrille(c) => {
-                let (options, limits) = match &c.kind {
-                    Kind::Search { options, limits } => (*options, limits.clone()),
-                    _ => (Default::default(), Limits::default()),
-                };
-                Player::Quadrille(Box::new((Searcher::new(options), limits, c.clone())))
-            }
+            PlayerSpec::Quadrille(c) => match &c.kind {
+                Kind::Search { options, limits } => {
+                    Player::Search(Box::new((Searcher::new(*options), limits.clone())))
+                }
+                _ => Player::Baseline(Box::new(c.mover(1))),
+            },
             PlayerSpec::Uci { program, options } => {
                 // `uci:PROGRAM ARGS...`, e.g. `uci:quadrille uci`.
                 let mut words = program.split_whitespace().map(String::from);
@@ -120,10 +122,11 @@ impl Player {
 
     fn new_game(&mut self) -> Result<(), String> {
         match self {
-            Player::Quadrille(q) => {
+            Player::Search(q) => {
                 q.0.clear();
                 Ok(())
             }
+            Player::Baseline(_) => Ok(()),
             Player::Uci(e) => e.new_game(),
         }
     }
@@ -139,32 +142,28 @@ impl Player {
     ) -> Result<String, String> {
         let army = pos.army_to_move() as usize;
         match self {
-            Player::Quadrille(q) => {
-                let (searcher, own, contender) = &mut **q;
-                let m = match &contender.kind {
-                    Kind::Search { .. } => {
-                        let mut limits = own.clone();
-                        match tc {
-                            TimeControl::PerMove(ms) => limits.movetime = Some(ms),
-                            TimeControl::Fischer { inc_ms, .. } => {
-                                limits.clock = Some(Clock {
-                                    remaining_ms: clocks[army],
-                                    increment_ms: inc_ms,
-                                    moves_to_go: None,
-                                })
-                            }
-                            TimeControl::Own => {}
-                        }
-                        searcher.best_move(pos, &limits).best
+            Player::Search(q) => {
+                let (searcher, own) = &mut **q;
+                let mut limits = own.clone();
+                match tc {
+                    TimeControl::PerMove(ms) => limits.movetime = Some(ms),
+                    TimeControl::Fischer { inc_ms, .. } => {
+                        limits.clock = Some(Clock {
+                            remaining_ms: clocks[army],
+                            increment_ms: inc_ms,
+                            moves_to_go: None,
+                        })
                     }
-                    _ => {
-                        let seed = moves.len() as u64 ^ pos.key();
-                        contender_move(contender, pos, seed)
-                    }
-                };
+                    TimeControl::Own => {}
+                }
+                let m = searcher.best_move(pos, &limits).best;
                 m.map(|m| pos.move_to_string(m))
                     .ok_or_else(|| "Quadrille found no move".to_string())
             }
+            Player::Baseline(mover) => mover
+                .choose(pos)
+                .map(|m| pos.move_to_string(m))
+                .ok_or_else(|| "Quadrille found no move".to_string()),
             Player::Uci(e) => {
                 let (go, timeout) = match tc {
                     TimeControl::PerMove(ms) => (Go::MoveTime(ms), ms + 5_000),
@@ -186,21 +185,6 @@ impl Player {
                     Duration::from_millis(timeout),
                 )
             }
-        }
-    }
-}
-
-/// A random or greedy contender's move.
-fn contender_move(c: &Contender, pos: &Position, seed: u64) -> Option<Move> {
-    let mut rng = fastrand::Rng::with_seed(seed);
-    match c.kind {
-        Kind::Greedy => {
-            let eval = quadrille_search::Eval::new(pos.variant(), Default::default());
-            quadrille_search::arena::greedy(pos, &eval, &mut rng)
-        }
-        _ => {
-            let moves = pos.legal_moves();
-            (!moves.is_empty()).then(|| moves.as_slice()[rng.usize(..moves.len())])
         }
     }
 }

@@ -116,7 +116,9 @@ impl Contender {
         Ok(c)
     }
 
-    fn mover(&self, seed: u64) -> Mover {
+    /// The contender's player for one game (`seed` for the random and
+    /// greedy ones).
+    pub fn mover(&self, seed: u64) -> Mover {
         match &self.kind {
             Kind::Random => Mover::Random(fastrand::Rng::with_seed(seed)),
             Kind::Greedy => Mover::Greedy(fastrand::Rng::with_seed(seed), None),

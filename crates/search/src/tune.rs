@@ -72,6 +72,7 @@ fn play_one(start: &Position, plan: &Plan, game: u64, searcher: &mut Searcher) -
     let limits = Limits::nodes(plan.nodes);
     let mut quiet = Vec::new();
     let mut outcome = None;
+    let values = searcher.evaluation(&pos).know.value.clone();
     for _ in 0..plan.max_plies {
         if let Some(o) = pos.outcome() {
             outcome = Some(o);
@@ -80,8 +81,7 @@ fn play_one(start: &Position, plan: &Plan, game: u64, searcher: &mut Searcher) -
         let Some(m) = searcher.best_move(&pos, &limits).best else {
             break;
         };
-        let values = &searcher.evaluation(&pos).know.value.clone();
-        if !pos.in_check() && !is_tactical(&pos, m, values) {
+        if !pos.in_check() && !is_tactical(&pos, m, &values) {
             quiet.push(pos.clone());
         }
         pos.make(m);

@@ -217,19 +217,6 @@ impl Store {
         }
     }
 
-    /// Appends one move (see [`Store::append_moves`]).
-    pub fn append_move(
-        &self,
-        id: &str,
-        ply: usize,
-        text: &str,
-        updated: i64,
-    ) -> Result<(), String> {
-        self.append_moves(&[(id, ply, text, updated)])
-            .pop()
-            .unwrap_or_else(|| Err("no result".into()))
-    }
-
     /// One game, if stored.
     pub fn load(&self, id: &str) -> Result<Option<StoredGame>, String> {
         let conn = self.conn();
