@@ -46,6 +46,7 @@ pub mod outcome;
 mod perft;
 pub mod position;
 pub mod rivers;
+mod san;
 mod swap;
 mod tables;
 pub mod variant;

@@ -147,6 +147,14 @@ fn check_ply(pos: &mut Position, distinct: bool) -> Result<(), String> {
                 ))
             }
         }
+        // Readable notation names exactly this move too.
+        let san = pos.san(m);
+        if pos.parse_san(&san) != Ok(m) {
+            return Err(format!(
+                "{s:?}: move {m:?} is written {san:?}, which reads back as {:?}",
+                pos.parse_san(&san)
+            ));
+        }
         if pos.to_string() != s || pos.key() != k {
             return Err(format!("{s:?}: parse_move({text:?}) changed the position"));
         }
