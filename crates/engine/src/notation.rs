@@ -189,6 +189,8 @@ pub enum MoveError {
     DropOutNotAllowed,
     /// Not a legal move, with the reason.
     Illegal(Illegal),
+    /// Readable notation that names no legal move here.
+    NoSuchMove,
 }
 
 impl fmt::Display for MoveError {
@@ -220,6 +222,7 @@ impl fmt::Display for MoveError {
             MoveError::Illegal(Illegal::ExposesRoyal) => {
                 write!(f, "it would leave your royal piece capturable")
             }
+            MoveError::NoSuchMove => write!(f, "no legal move is written so here"),
         }
     }
 }

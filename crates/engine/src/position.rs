@@ -456,6 +456,22 @@ impl Position {
         self.pass_turn();
     }
 
+    /// The player to move resigns (or lost on time) and leaves the game:
+    /// their army leaves the board unless a partner still moves it, and
+    /// the armies this uncovers are judged as after any move (the
+    /// checkmate ruling). A front end's action, not a move of the rules:
+    /// [`Position::unmake`] takes it back like a move.
+    pub fn resign(&mut self) {
+        self.push_undo(Move::DROP_OUT, 0, 0, 0);
+        let me = self.to_move;
+        self.put_out(&[me]);
+        let elimination = self.variant.rules.elimination;
+        if elimination.capturable_royal || elimination.empty_army {
+            self.eliminate(elimination);
+        }
+        self.pass_turn();
+    }
+
     /// Does a player still in the game move this army?
     fn army_in_game(&self, army: u8) -> bool {
         self.players_in()

@@ -18,10 +18,39 @@ const RETRY_FIRST: Duration = Duration::from_millis(250);
 const RETRY_MAX: Duration = Duration::from_secs(10);
 
 /// Starts the runner for a game (it returns at once if there is nothing
-/// to do).
+/// to do), and the watch on the running clock.
 pub fn kick(st: &AppState, game: SharedGame) {
     let st = st.clone();
-    tokio::spawn(async move { run(st, game).await });
+    tokio::spawn(async move {
+        watch_clock(&st, game.clone()).await;
+        run(st, game).await
+    });
+}
+
+/// Ends the turn of a player whose time runs out: waits until the running
+/// clock's deadline and, if nothing happened meanwhile, logs the flag.
+async fn watch_clock(st: &AppState, game: SharedGame) {
+    let (line, player, deadline) = {
+        let g = game.lock().await;
+        match g.clocks.as_ref().and_then(|c| c.deadline()) {
+            Some((p, at)) if *g.status() == Status::Playing => (g.log_len, p, at),
+            _ => return,
+        }
+    };
+    let st = st.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep_until(deadline.into()).await;
+        let _ = turn::commit(&st, game, None, move |g| {
+            if g.log_len != line || g.time_left(player) != Some(0) {
+                return Err(crate::error::ApiError::conflict(
+                    "stale",
+                    "the clock moved on",
+                ));
+            }
+            Ok((crate::game::Event::Flag(player), None))
+        })
+        .await;
+    });
 }
 
 /// What the runner does next.
@@ -52,6 +81,13 @@ async fn run(st: AppState, game: SharedGame) {
                 let seat = g.pos.to_move();
                 let SeatKind::Ai { level, time_ms } = g.seats[seat].kind else {
                     return;
+                };
+                // With a clock, the AI thinks no longer than its time allows.
+                let time_ms = match (&g.clocks, g.time_left(seat)) {
+                    (Some(c), Some(left)) => {
+                        (c.control.ai_budget_ms(left).min(time_ms as i64)) as u32
+                    }
+                    _ => time_ms,
                 };
                 g.ai_busy = true;
                 g.notify();

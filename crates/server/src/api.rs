@@ -2,14 +2,16 @@
 //! updates. Every refusal is an [`ApiError`] and changes nothing.
 
 use crate::ai;
+use crate::clock::TimeControl;
 use crate::describe::{variant_view, VariantView};
 use crate::error::{ApiError, ApiResult};
-use crate::game::{Actor, Input, Seat, SeatKind};
+use crate::game::{Action, Actor, Input, Seat, SeatKind};
+use crate::pgn;
 use crate::record;
 use crate::state::{clip, AppState, SharedGame};
 use crate::turn;
 use crate::variants::{self, Source};
-use crate::view::{game_view, summary, GameView};
+use crate::view::{game_view, positions, summary, GameView, PositionView};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{FromRequest, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -100,6 +102,8 @@ pub struct CreateRequest {
     /// of tokens. Without it every human seat's token goes to the creator
     /// (hot seat).
     pub seat: Option<usize>,
+    /// The clocks' time control; none: no clocks.
+    pub clock: Option<TimeControl>,
 }
 
 #[derive(Deserialize)]
@@ -207,9 +211,14 @@ async fn open_game(
     source: Source,
     kinds: Vec<SeatKind>,
     start: Option<&str>,
+    clock: Option<TimeControl>,
     moves: &[String],
     creator: Option<usize>,
 ) -> ApiResult<(StatusCode, Json<Created>)> {
+    let clock = clock
+        .map(TimeControl::check)
+        .transpose()
+        .map_err(|e| ApiError::unprocessable("bad_clock", e))?;
     let longest = kinds
         .iter()
         .filter_map(|k| match k {
@@ -248,7 +257,7 @@ async fn open_game(
     }
     let dealt = Seat::deal(&kinds, creator).map_err(ApiError::internal)?;
     let (tokens, invites) = (dealt.tokens, dealt.invites);
-    let shared = st.create(source, dealt.seats, start, moves).await?;
+    let shared = st.create(source, dealt.seats, start, clock, moves).await?;
     let g = shared.lock().await;
     let held = (0..kinds.len()).filter(|&i| tokens[i].is_some()).collect();
     let created = Created {
@@ -290,7 +299,16 @@ pub async fn create_game(
         quadrille_engine::Position::from_string(source.variant.clone(), s)
             .map_err(|e| ApiError::unprocessable("bad_position", e.to_string()))?;
     }
-    open_game(&st, source, kinds, req.start.as_deref(), &[], req.seat).await
+    open_game(
+        &st,
+        source,
+        kinds,
+        req.start.as_deref(),
+        req.clock,
+        &[],
+        req.seat,
+    )
+    .await
 }
 
 pub async fn import_game(
@@ -298,6 +316,12 @@ pub async fn import_game(
     JsonBody(req): JsonBody<ImportRequest>,
 ) -> ApiResult<(StatusCode, Json<Created>)> {
     let bad = |e: String| ApiError::unprocessable("bad_record", e);
+    if pgn::is_pgn(&req.record) {
+        let p = pgn::parse(&req.record, &st.variants).map_err(bad)?;
+        let source = source_of(&st, Some(&p.variant), None)?;
+        let kinds = vec![SeatKind::Human; source.variant.players.len()];
+        return open_game(&st, source, kinds, p.start.as_deref(), None, &p.moves, None).await;
+    }
     let r = record::parse(&req.record).map_err(bad)?;
     let source = source_of(&st, Some(&r.variant), r.variant_file.as_deref())?;
     let v = source.variant.clone();
@@ -310,7 +334,7 @@ pub async fn import_game(
             .ok_or_else(|| bad(format!("record: `{tag}` is not a player tag of {}", v.name)))?;
         kinds[i] = *kind;
     }
-    open_game(&st, source, kinds, r.start.as_deref(), &r.moves, None).await
+    open_game(&st, source, kinds, r.start.as_deref(), None, &r.moves, None).await
 }
 
 /// A page of the game list: `?limit=` (default 100, at most 500) and
@@ -418,31 +442,164 @@ pub struct MoveRequest {
     pub ply: Option<usize>,
 }
 
+/// The seats a request's token holds, or why it holds none.
+async fn seats_of_token(
+    game: &SharedGame,
+    id: &str,
+    token: Option<String>,
+    what: &str,
+) -> ApiResult<Vec<usize>> {
+    let token = token.filter(|t| !t.is_empty()).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "token_required",
+            format!("{what} needs the token of a seat"),
+        )
+    })?;
+    let seats = game.lock().await.seats_of(std::slice::from_ref(&token));
+    if seats.is_empty() {
+        return Err(ApiError::forbidden(
+            "bad_token",
+            format!("this token holds no seat of game {}", clip(id)),
+        ));
+    }
+    Ok(seats)
+}
+
 pub async fn make_move(
     State(st): State<AppState>,
     Path(id): Path<String>,
     JsonBody(req): JsonBody<MoveRequest>,
 ) -> ApiResult<Json<GameView>> {
     let shared = st.game(&id)?;
-    let token = req.token.filter(|t| !t.is_empty()).ok_or_else(|| {
-        ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "token_required",
-            "a move needs the token of the seat to move",
-        )
-    })?;
-    let seats = shared.lock().await.seats_of(std::slice::from_ref(&token));
-    if seats.is_empty() {
-        return Err(ApiError::forbidden(
-            "bad_token",
-            format!("this token holds no seat of game {id}"),
-        ));
-    }
+    let seats = seats_of_token(&shared, &id, req.token, "a move").await?;
     let actor = Actor::Seats(seats);
     turn::play(&st, shared, actor, Input::Text(req.text), req.ply)
         .await?
         .map(Json)
         .ok_or_else(|| ApiError::internal("a person's turn gave no view"))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionRequest {
+    /// `resign`, `draw` (offer or agree), `takeback` (ask or agree) or
+    /// `decline`.
+    pub action: Action,
+    /// The token of the caller's seat(s).
+    pub token: Option<String>,
+    /// The player acted for, when the token holds several (hot seat).
+    pub seat: Option<usize>,
+}
+
+pub async fn take_action(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<ActionRequest>,
+) -> ApiResult<Json<GameView>> {
+    let shared = st.game(&id)?;
+    let seats = seats_of_token(&shared, &id, req.token, "an action").await?;
+    turn::act(&st, shared, seats, req.seat, req.action)
+        .await
+        .map(Json)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RematchRequest {
+    pub token: Option<String>,
+}
+
+/// The rematch of a finished game: the same variant, start and clock,
+/// every seat moved one player on (two players swap colours); each seat's
+/// token and invitation go with it, so every player keeps their key.
+pub async fn rematch(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<RematchRequest>,
+) -> ApiResult<(StatusCode, Json<Created>)> {
+    let shared = st.game(&id)?;
+    let seats = seats_of_token(&shared, &id, req.token, "a rematch").await?;
+    let st2 = st.clone();
+    let task = tokio::spawn(async move {
+        let mut g = shared.clone().lock_owned().await;
+        if *g.status() == crate::game::Status::Playing {
+            return Err(ApiError::conflict("game_on", "the game is still on"));
+        }
+        if let Some(other) = &g.rematch {
+            return Err(ApiError::conflict(
+                "rematch_exists",
+                format!("the rematch is game {other}"),
+            ));
+        }
+        let n = g.seats.len();
+        let mut turned = g.seats.clone();
+        for (i, s) in g.seats.iter().enumerate() {
+            turned[(i + 1) % n] = s.clone();
+        }
+        let clock = g.clocks.as_ref().map(|c| c.control);
+        let new = st2
+            .create(g.source.clone(), turned, Some(&g.start.clone()), clock, &[])
+            .await?;
+        let new_id = new.lock().await.id.clone();
+        let event = crate::game::Event::Rematch(new_id.clone());
+        let entry = crate::game::LogEntry::plain(g.entry_text(&event));
+        st2.journal
+            .append(&g.id.clone(), g.log_len, entry, crate::game::now())
+            .await
+            .map_err(ApiError::internal)?;
+        g.apply(event, None);
+        drop(g);
+        ai::kick(&st2, new.clone());
+        let ng = new.lock().await;
+        let mine: Vec<usize> = seats.iter().map(|&s| (s + 1) % n).collect();
+        Ok(Created {
+            id: new_id,
+            tokens: vec![None; n],
+            invites: vec![None; n],
+            game: game_view(&ng, mine),
+        })
+    });
+    let created = task
+        .await
+        .map_err(|e| ApiError::internal(format!("the rematch task failed: {e}")))??;
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+/// Every position of the game from the start, for review.
+pub async fn game_positions(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Vec<PositionView>>> {
+    let shared = st.game(&id)?;
+    let g = shared.lock().await;
+    positions(&g).map(Json).map_err(ApiError::internal)
+}
+
+/// The game as PGN (two-player games).
+pub async fn export_pgn(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<impl IntoResponse> {
+    let text = pgn::write(&*st.game(&id)?.lock().await).ok_or_else(|| {
+        ApiError::unprocessable(
+            "not_two_players",
+            "PGN is for two-player games; export the record instead",
+        )
+    })?;
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/x-chess-pgn; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"quadrille-{id}.pgn\""),
+            ),
+        ],
+        text,
+    ))
 }
 
 pub async fn export_record(

@@ -220,13 +220,14 @@ fn check(st: &AppState, req: &Request) -> Result<(), ApiError> {
     }
     if req.method() == Method::POST {
         let path = req.uri().path();
-        let limiter = if path == "/api/games" || path == "/api/games/import" {
-            Some(&st.rate.create)
-        } else if path.ends_with("/moves") {
-            Some(&st.rate.moves)
-        } else {
-            None
-        };
+        let limiter =
+            if path == "/api/games" || path == "/api/games/import" || path.ends_with("/rematch") {
+                Some(&st.rate.create)
+            } else if path.ends_with("/moves") || path.ends_with("/actions") {
+                Some(&st.rate.moves)
+            } else {
+                None
+            };
         if let Some(limiter) = limiter {
             let ip = req
                 .extensions()

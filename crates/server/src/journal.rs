@@ -4,6 +4,7 @@
 //! load many moves share the cost of a sync instead of queueing for one
 //! each. Each move still succeeds or fails alone (a savepoint apiece).
 
+use crate::game::LogEntry;
 use crate::store::Store;
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -16,7 +17,7 @@ const BATCH: usize = 256;
 struct Entry {
     game: String,
     ply: usize,
-    text: String,
+    entry: LogEntry,
     updated: i64,
     done: oneshot::Sender<Result<(), String>>,
 }
@@ -41,9 +42,9 @@ impl Journal {
                             Err(_) => break,
                         }
                     }
-                    let moves: Vec<(&str, usize, &str, i64)> = batch
+                    let moves: Vec<(&str, usize, &LogEntry, i64)> = batch
                         .iter()
-                        .map(|e| (e.game.as_str(), e.ply, e.text.as_str(), e.updated))
+                        .map(|e| (e.game.as_str(), e.ply, &e.entry, e.updated))
                         .collect();
                     let results = store.append_moves(&moves);
                     for (e, r) in batch.into_iter().zip(results) {
@@ -56,13 +57,13 @@ impl Journal {
         Ok(Journal { entries: tx })
     }
 
-    /// Stores the move played at `ply` of `game`; returns once it is on
-    /// disk (or failed).
+    /// Stores line `ply` of `game`'s log (a move or an event); returns
+    /// once it is on disk (or failed).
     pub async fn append(
         &self,
         game: &str,
         ply: usize,
-        text: &str,
+        entry: LogEntry,
         updated: i64,
     ) -> Result<(), String> {
         let (done, result) = oneshot::channel();
@@ -70,7 +71,7 @@ impl Journal {
             .send(Entry {
                 game: game.to_string(),
                 ply,
-                text: text.to_string(),
+                entry,
                 updated,
                 done,
             })

@@ -14,11 +14,13 @@
 mod ai;
 pub mod api;
 mod assets;
+pub mod clock;
 pub mod describe;
 pub mod error;
 pub mod game;
 pub mod http;
 mod journal;
+pub mod pgn;
 pub mod picker;
 pub mod pool;
 pub mod record;
@@ -61,6 +63,10 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/moves", post(api::make_move))
         .route("/api/games/{id}/join", post(api::join_game))
         .route("/api/games/{id}/record", get(api::export_record))
+        .route("/api/games/{id}/pgn", get(api::export_pgn))
+        .route("/api/games/{id}/positions", get(api::game_positions))
+        .route("/api/games/{id}/actions", post(api::take_action))
+        .route("/api/games/{id}/rematch", post(api::rematch))
         .route("/api/games/{id}/events", get(api::events))
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))

@@ -3,7 +3,7 @@
 //! the AI.
 
 use crate::error::{ApiError, ApiResult};
-use crate::game::{Game, Seat, SeatKind, Status};
+use crate::game::{Game, LogEntry, Seat, SeatKind, Status};
 use crate::http;
 use crate::journal::Journal;
 use crate::picker::MovePicker;
@@ -197,10 +197,12 @@ impl Server {
         source: Source,
         seats: Vec<Seat>,
         start: Option<&str>,
+        clock: Option<crate::clock::TimeControl>,
         moves: &[String],
     ) -> ApiResult<SharedGame> {
         let id = crate::token::new_game_id().map_err(ApiError::internal)?;
-        let game = Game::new(id.clone(), source, seats, start, moves)
+        let log: Vec<LogEntry> = moves.iter().map(LogEntry::plain).collect();
+        let game = Game::new(id.clone(), source, seats, start, clock, &log)
             .map_err(|e| ApiError::unprocessable("bad_game", e))?;
         let stored = StoredGame::of(&game);
         let store = self.store.clone();
@@ -220,7 +222,7 @@ impl Server {
 /// A stored game back in memory.
 fn revive(variants: &Variants, s: StoredGame) -> Result<Game, String> {
     let source = variants.resolve(&s.variant, s.variant_file.as_deref())?;
-    let mut g = Game::new(s.id, source, s.seats, Some(&s.start), &s.moves)?;
+    let mut g = Game::new(s.id, source, s.seats, Some(&s.start), s.clock, &s.log)?;
     g.created = s.created;
     g.updated = s.updated;
     Ok(g)

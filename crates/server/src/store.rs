@@ -3,7 +3,8 @@
 //! and token hashes, as JSON), its start position and its moves; the
 //! position itself is never stored but replayed on loading.
 
-use crate::game::{Game, Seat};
+use crate::clock::TimeControl;
+use crate::game::{Game, LogEntry, Seat};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::Path;
 use std::sync::Mutex;
@@ -16,7 +17,10 @@ pub struct StoredGame {
     pub variant_file: Option<String>,
     pub seats: Vec<Seat>,
     pub start: String,
-    pub moves: Vec<String>,
+    /// The time control, if the game has clocks.
+    pub clock: Option<TimeControl>,
+    /// The log: moves and events (docs/api.md), in order.
+    pub log: Vec<LogEntry>,
     pub created: i64,
     pub updated: i64,
 }
@@ -34,12 +38,14 @@ CREATE TABLE IF NOT EXISTS games (
     seats        TEXT NOT NULL,
     start        TEXT NOT NULL,
     created      INTEGER NOT NULL,
-    updated      INTEGER NOT NULL
+    updated      INTEGER NOT NULL,
+    clock        TEXT
 );
 CREATE TABLE IF NOT EXISTS moves (
     game TEXT NOT NULL REFERENCES games(id),
     ply  INTEGER NOT NULL,
     text TEXT NOT NULL,
+    clock_ms INTEGER,
     PRIMARY KEY (game, ply)
 );
 ";
@@ -91,7 +97,25 @@ fn check_schema(conn: &Connection) -> Result<(), String> {
         ));
     }
     // A database of an earlier version (no application id yet): adopt it.
-    create()
+    create()?;
+    // Columns added since: the clocks.
+    for (table, column, kind) in [("games", "clock", "TEXT"), ("moves", "clock_ms", "INTEGER")] {
+        let has: bool = conn
+            .query_row(
+                &format!(
+                    "SELECT COUNT(*) FROM pragma_table_info('{table}') WHERE name = '{column}'"
+                ),
+                [],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n > 0)
+            .map_err(|e| format!("reading the schema: {e}"))?;
+        if !has {
+            conn.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {kind}"))
+                .map_err(|e| format!("adding {table}.{column}: {e}"))?;
+        }
+    }
+    Ok(())
 }
 
 fn db_err(what: &str) -> impl Fn(rusqlite::Error) -> String + '_ {
@@ -142,11 +166,16 @@ impl Store {
     /// Stores a new game with its moves so far.
     pub fn insert(&self, g: &StoredGame) -> Result<(), String> {
         let seats = serde_json::to_string(&g.seats).map_err(|e| e.to_string())?;
+        let clock = g
+            .clock
+            .map(|c| serde_json::to_string(&c))
+            .transpose()
+            .map_err(|e| e.to_string())?;
         let mut conn = self.conn();
         let tx = conn.transaction().map_err(db_err("insert"))?;
         tx.execute(
-            "INSERT INTO games (id, variant, variant_file, seats, start, created, updated)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            "INSERT INTO games (id, variant, variant_file, seats, start, created, updated, clock)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             params![
                 g.id,
                 g.variant,
@@ -154,24 +183,25 @@ impl Store {
                 seats,
                 g.start,
                 g.created,
-                g.updated
+                g.updated,
+                clock
             ],
         )
         .map_err(db_err("insert"))?;
-        for (ply, text) in g.moves.iter().enumerate() {
+        for (ply, e) in g.log.iter().enumerate() {
             tx.execute(
-                "INSERT INTO moves (game, ply, text) VALUES (?1, ?2, ?3)",
-                params![g.id, ply as i64, text],
+                "INSERT INTO moves (game, ply, text, clock_ms) VALUES (?1, ?2, ?3, ?4)",
+                params![g.id, ply as i64, e.text, e.clock_ms],
             )
             .map_err(db_err("insert move"))?;
         }
         tx.commit().map_err(db_err("insert"))
     }
 
-    /// Appends moves, each `(game, ply, text, updated)` at its ply
-    /// (counting from 0), in one transaction: one sync to disk for all.
-    /// Each move succeeds or fails alone.
-    pub fn append_moves(&self, moves: &[(&str, usize, &str, i64)]) -> Vec<Result<(), String>> {
+    /// Appends log lines, each `(game, line, entry, updated)` at its line
+    /// number (counting from 0), in one transaction: one sync to disk for
+    /// all. Each line succeeds or fails alone.
+    pub fn append_moves(&self, moves: &[(&str, usize, &LogEntry, i64)]) -> Vec<Result<(), String>> {
         let mut conn = self.conn();
         let all_failed = |e: rusqlite::Error| vec![Err(db_err("move")(e)); moves.len()];
         let mut tx = match conn.transaction() {
@@ -179,12 +209,12 @@ impl Store {
             Err(e) => return all_failed(e),
         };
         let mut results = Vec::with_capacity(moves.len());
-        for &(id, ply, text, updated) in moves {
+        for &(id, ply, entry, updated) in moves {
             let one = |tx: &mut rusqlite::Transaction| -> rusqlite::Result<()> {
                 let sp = tx.savepoint()?;
                 sp.execute(
-                    "INSERT INTO moves (game, ply, text) VALUES (?1, ?2, ?3)",
-                    params![id, ply as i64, text],
+                    "INSERT INTO moves (game, ply, text, clock_ms) VALUES (?1, ?2, ?3, ?4)",
+                    params![id, ply as i64, entry.text, entry.clock_ms],
                 )?;
                 sp.execute(
                     "UPDATE games SET updated = ?2 WHERE id = ?1",
@@ -222,7 +252,7 @@ impl Store {
         let conn = self.conn();
         let row = conn
             .query_row(
-                "SELECT id, variant, variant_file, seats, start, created, updated FROM games WHERE id = ?1",
+                "SELECT id, variant, variant_file, seats, start, created, updated, clock FROM games WHERE id = ?1",
                 params![id],
                 |r| {
                     Ok((
@@ -233,21 +263,31 @@ impl Store {
                         r.get::<_, String>(4)?,
                         r.get::<_, i64>(5)?,
                         r.get::<_, i64>(6)?,
+                        r.get::<_, Option<String>>(7)?,
                     ))
                 },
             )
             .optional()
             .map_err(db_err("load"))?;
-        let Some((id, variant, variant_file, seats, start, created, updated)) = row else {
+        let Some((id, variant, variant_file, seats, start, created, updated, clock)) = row else {
             return Ok(None);
         };
         let seats: Vec<Seat> = serde_json::from_str(&seats)
             .map_err(|e| format!("game store, game {id}: seats: {e}"))?;
+        let clock = clock
+            .map(|c| serde_json::from_str(&c))
+            .transpose()
+            .map_err(|e| format!("game store, game {id}: clock: {e}"))?;
         let mut stmt = conn
-            .prepare("SELECT text FROM moves WHERE game = ?1 ORDER BY ply")
+            .prepare("SELECT text, clock_ms FROM moves WHERE game = ?1 ORDER BY ply")
             .map_err(db_err("moves"))?;
-        let moves = stmt
-            .query_map(params![id], |r| r.get::<_, String>(0))
+        let log = stmt
+            .query_map(params![id], |r| {
+                Ok(LogEntry {
+                    text: r.get(0)?,
+                    clock_ms: r.get(1)?,
+                })
+            })
             .map_err(db_err("moves"))?
             .collect::<Result<Vec<_>, _>>()
             .map_err(db_err("moves"))?;
@@ -257,7 +297,8 @@ impl Store {
             variant_file,
             seats,
             start,
-            moves,
+            clock,
+            log,
             created,
             updated,
         }))
@@ -313,7 +354,15 @@ impl StoredGame {
             variant_file: g.source.file.as_deref().map(String::from),
             seats: g.seats.clone(),
             start: g.start.clone(),
-            moves: g.move_texts(),
+            clock: g.clocks.as_ref().map(|c| c.control),
+            log: g
+                .played
+                .iter()
+                .map(|p| LogEntry {
+                    text: p.text.clone(),
+                    clock_ms: p.clock_ms,
+                })
+                .collect(),
             created: g.created,
             updated: g.updated,
         }

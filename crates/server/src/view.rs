@@ -2,7 +2,7 @@
 //! moves for the caller's seats when one of them is to move.
 
 use crate::game::{Game, SeatKind, Status};
-use quadrille_engine::MoveKind;
+use quadrille_engine::{MoveKind, Position};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -31,6 +31,40 @@ pub struct GameView {
     /// The legal moves, only when one of `your_seats` is to move.
     pub legal_moves: Vec<LegalMove>,
     pub ai_thinking: bool,
+    /// The clocks, if the game has a time control.
+    pub clock: Option<ClockView>,
+    /// An offer waiting for the other players' consent.
+    pub offer: Option<OfferView>,
+    /// The offer last declined, until the next move.
+    pub declined: Option<OfferView>,
+    /// The rematch's id, once made.
+    pub rematch: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct ClockView {
+    pub control: crate::clock::TimeControl,
+    /// Time left per player, in milliseconds, as of this view.
+    pub left_ms: Vec<i64>,
+    /// The player whose clock runs.
+    pub running: Option<usize>,
+}
+
+#[derive(Serialize)]
+pub struct OfferView {
+    pub kind: crate::game::OfferKind,
+    pub by: usize,
+    /// Who agreed (for a declined offer: who declined).
+    pub agreed: Vec<usize>,
+}
+
+/// A position of the game, for review: the pieces, the move that led to
+/// it and the royal pieces under attack.
+#[derive(Serialize)]
+pub struct PositionView {
+    pub board: Vec<PieceOnBoard>,
+    pub last_move: Option<LastMove>,
+    pub attacked_royals: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -53,7 +87,12 @@ pub struct PieceOnBoard {
 #[derive(Serialize)]
 pub struct MoveView {
     pub player: usize,
+    /// Coordinates (`e2e4`), or `resign`.
     pub text: String,
+    /// Readable notation (`Nf3`).
+    pub san: String,
+    /// The mover's time left after it, with a clock.
+    pub clock_ms: Option<i64>,
 }
 
 #[derive(Serialize)]
@@ -83,31 +122,7 @@ pub fn game_view(g: &Game, your_seats: Vec<usize>) -> GameView {
     let geo = &v.geometry;
     let status = g.status().clone();
     let to_move = (status == Status::Playing).then(|| g.pos.to_move());
-    let board = geo
-        .cells
-        .iter()
-        .filter_map(|c| {
-            g.pos.piece_at(c).map(|p| PieceOnBoard {
-                cell: geo.name(c),
-                army: p.army,
-                letter: v.pieces[p.kind as usize].letter,
-            })
-        })
-        .collect();
-    let mut attacked_royals = Vec::new();
-    let mut armies_seen = 0u8;
-    for p in g.pos.players_in().collect::<Vec<_>>() {
-        let army = v.players[p].army;
-        if armies_seen >> army & 1 != 0 {
-            continue;
-        }
-        armies_seen |= 1 << army;
-        for c in g.pos.royal_cells(army).unwrap_or_default().iter() {
-            if g.pos.attacked_by_enemies(c, army) {
-                attacked_royals.push(geo.name(c));
-            }
-        }
-    }
+    let (board, attacked_royals) = pieces_and_checks(&g.pos);
     let legal_moves = match to_move {
         Some(p) if your_seats.contains(&p) => g
             .legal_moves()
@@ -124,16 +139,7 @@ pub fn game_view(g: &Game, your_seats: Vec<usize>) -> GameView {
             .collect(),
         _ => Vec::new(),
     };
-    // The last move that moved a piece (a drop-out moves none).
-    let last_move = g
-        .played
-        .iter()
-        .rev()
-        .find(|p| p.mv.kind != MoveKind::DropOut)
-        .map(|p| LastMove {
-            from: geo.name(p.mv.from),
-            to: geo.name(p.mv.to),
-        });
+    let last_move = last_move(&g.pos, g.played.iter().map(|p| p.mv));
     let (status_word, outcome) = match status {
         Status::Playing => ("playing", None),
         Status::Stuck => ("stuck", None),
@@ -172,6 +178,8 @@ pub fn game_view(g: &Game, your_seats: Vec<usize>) -> GameView {
             .map(|p| MoveView {
                 player: p.player,
                 text: p.text.clone(),
+                san: p.san.clone(),
+                clock_ms: p.clock_ms,
             })
             .collect(),
         last_move,
@@ -181,7 +189,99 @@ pub fn game_view(g: &Game, your_seats: Vec<usize>) -> GameView {
         your_seats,
         legal_moves,
         ai_thinking: g.ai_busy,
+        clock: g.clocks.as_ref().map(|c| {
+            let now = std::time::Instant::now();
+            ClockView {
+                control: c.control,
+                left_ms: (0..c.left.len()).map(|p| c.left_at(p, now)).collect(),
+                running: c.running.map(|(p, _)| p),
+            }
+        }),
+        offer: g.offer.as_ref().map(|o| OfferView {
+            kind: o.kind,
+            by: o.by,
+            agreed: o.agreed.clone(),
+        }),
+        declined: g.declined.map(|(kind, by)| OfferView {
+            kind,
+            by,
+            agreed: vec![by],
+        }),
+        rematch: g.rematch.clone(),
     }
+}
+
+/// The pieces on the board, and the cells of royal pieces that an enemy
+/// attacks.
+fn pieces_and_checks(pos: &Position) -> (Vec<PieceOnBoard>, Vec<String>) {
+    let v = pos.variant().clone();
+    let geo = &v.geometry;
+    let board = geo
+        .cells
+        .iter()
+        .filter_map(|c| {
+            pos.piece_at(c).map(|p| PieceOnBoard {
+                cell: geo.name(c),
+                army: p.army,
+                letter: v.pieces[p.kind as usize].letter,
+            })
+        })
+        .collect();
+    let mut attacked_royals = Vec::new();
+    let mut armies_seen = 0u8;
+    for p in pos.players_in().collect::<Vec<_>>() {
+        let army = v.players[p].army;
+        if armies_seen >> army & 1 != 0 {
+            continue;
+        }
+        armies_seen |= 1 << army;
+        for c in pos.royal_cells(army).unwrap_or_default().iter() {
+            if pos.attacked_by_enemies(c, army) {
+                attacked_royals.push(geo.name(c));
+            }
+        }
+    }
+    (board, attacked_royals)
+}
+
+/// The last of `moves` that moved a piece (a drop-out moves none).
+fn last_move(
+    pos: &Position,
+    moves: impl DoubleEndedIterator<Item = quadrille_engine::Move>,
+) -> Option<LastMove> {
+    let geo = &pos.variant().geometry;
+    moves
+        .rev()
+        .find(|m| m.kind != MoveKind::DropOut)
+        .map(|m| LastMove {
+            from: geo.name(m.from),
+            to: geo.name(m.to),
+        })
+}
+
+/// Every position of the game, from the start to now, for review.
+pub fn positions(g: &Game) -> Result<Vec<PositionView>, String> {
+    let mut pos = Position::from_string(g.source.variant.clone(), &g.start)
+        .map_err(|e| format!("the start position: {e}"))?;
+    let mut out = Vec::with_capacity(g.played.len() + 1);
+    let view = |pos: &Position, upto: usize| {
+        let (board, attacked_royals) = pieces_and_checks(pos);
+        PositionView {
+            board,
+            last_move: last_move(pos, g.played[..upto].iter().map(|p| p.mv)),
+            attacked_royals,
+        }
+    };
+    out.push(view(&pos, 0));
+    for (i, p) in g.played.iter().enumerate() {
+        if p.is_resignation() {
+            pos.resign();
+        } else {
+            pos.make(p.mv);
+        }
+        out.push(view(&pos, i + 1));
+    }
+    Ok(out)
 }
 
 /// One line of the game list.
