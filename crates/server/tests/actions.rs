@@ -162,21 +162,17 @@ async fn in_four_player_games_a_resigner_leaves_and_the_game_goes_on() {
     let (s, g) = act(&app, &id, &p2, "resign", None).await;
     assert_eq!(s, StatusCode::OK, "{g}");
     assert_eq!(g["status"], "playing");
-    let g = {
-        let mut g = g;
-        for p in 0..2 {
-            let mv = g["legal_moves"].as_array().map(|_| ()).map(|_| ());
-            let _ = mv;
-            let (_, me) = app
-                .get_with_tokens(&format!("/api/games/{id}"), &[t[p].as_deref().unwrap()])
-                .await;
-            let m = me["legal_moves"][0]["text"].as_str().unwrap().to_string();
-            let (s, after) = app.play(&id, t[p].as_deref().unwrap(), &m).await;
-            assert_eq!(s, StatusCode::OK, "{after}");
-            g = after;
-        }
-        g
-    };
+    let mut g = g;
+    for tok in &t[..2] {
+        let tok = tok.as_deref().unwrap();
+        let (_, me) = app
+            .get_with_tokens(&format!("/api/games/{id}"), &[tok])
+            .await;
+        let m = me["legal_moves"][0]["text"].as_str().unwrap().to_string();
+        let (s, after) = app.play(&id, tok, &m).await;
+        assert_eq!(s, StatusCode::OK, "{after}");
+        g = after;
+    }
     assert_eq!(g["out"], json!([2]), "{g}");
     assert_eq!(g["to_move"], 3);
     assert_eq!(g["moves"][2]["text"], "resign");
