@@ -65,11 +65,11 @@ export async function clickCell(page, cell) {
 
 /** Plays a move by two clicks and waits until the move list grows. */
 export async function clickMove(page, from, to) {
-  const before = await page.locator('#moves li').count();
+  const before = await page.locator('#moves li[data-ply]').count();
   await clickCell(page, from);
   await page.locator(`svg.board [data-target="${to}"]`).waitFor();
   await clickCell(page, to);
-  await page.waitForFunction((n) => document.querySelectorAll('#moves li').length > n, before);
+  await page.waitForFunction((n) => document.querySelectorAll('#moves li[data-ply]').length > n, before);
 }
 
 /** Registers hooks that start a server and a browser before the tests of

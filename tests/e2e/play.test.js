@@ -48,14 +48,15 @@ test('a two-player game by clicks and a drag survives a reload; a second browser
   await page.mouse.move(from.x + 10, from.y + 10, { steps: 3 });
   await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
   await page.mouse.up();
-  await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 3);
+  await page.waitForFunction(() => document.querySelectorAll('#moves li[data-ply]').length === 3);
   assert.equal(await pieceOn(page, 'f3'), 1);
-  assert.match(await page.textContent('#moves'), /White: g1f3/);
+  assert.match(await page.textContent('#moves'), /2\.\s*Nf3/);
+  assert.equal(await page.getAttribute('#moves li[data-ply="3"]', 'title'), 'g1f3');
 
   // Reload: the same game, the same position, still our seats.
   await page.reload();
   await page.locator('svg.board [data-piece="f3"]').waitFor();
-  assert.equal(await page.locator('#moves li').count(), 3);
+  assert.equal(await page.locator('#moves li[data-ply]').count(), 3);
   assert.equal(await pieceOn(page, 'e4'), 1);
   assert.equal(await pieceOn(page, 'e5'), 1);
   assert.match(await page.textContent('#status'), /Black to move — your move/);
@@ -98,7 +99,7 @@ test('a four-player game by clicks survives a reload', async () => {
   await clickMove(page, 'c5', 'd5');
   await page.reload();
   await page.locator('svg.board [data-piece="d5"]').waitFor();
-  assert.equal(await page.locator('#moves li').count(), 4);
+  assert.equal(await page.locator('#moves li[data-ply]').count(), 4);
   for (const cell of ['e4', 'f5', 'e6', 'd5']) assert.equal(await pieceOn(page, cell), 1, cell);
   assert.match(await page.textContent('#status'), /Red to move/);
   const state = await api(ctx.server.url, 'GET', `/api/games/${id}`);
@@ -124,11 +125,11 @@ test('two browsers play online and see each other\'s moves live', async () => {
   await clickMove(pages[0], 'e2', 'e3');
   // The others see it without reloading.
   for (const p of pages.slice(1)) {
-    await p.waitForFunction(() => document.querySelectorAll('#moves li').length === 1);
+    await p.waitForFunction(() => document.querySelectorAll('#moves li[data-ply]').length === 1);
   }
   await pages[1].waitForFunction(() => /your move/.test((document.querySelector('#status')?.textContent ?? '')));
   await clickMove(pages[1], 'e7', 'e6');
-  await pages[0].waitForFunction(() => document.querySelectorAll('#moves li').length === 2);
+  await pages[0].waitForFunction(() => document.querySelectorAll('#moves li[data-ply]').length === 2);
   assert.equal(await pages[0].locator('svg.board [data-piece="e6"]').count(), 1);
   for (const p of pages) await p.context().close();
 });
@@ -146,7 +147,7 @@ test('a promotion asks which piece', async () => {
   await page.locator('#chooser .promo').first().waitFor();
   assert.equal(await page.locator('#chooser .promo').count(), 4);
   await page.click('#chooser [data-promotion="n"]');
-  await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 1);
+  await page.waitForFunction(() => document.querySelectorAll('#moves li[data-ply]').length === 1);
   const state = await api(ctx.server.url, 'GET', `/api/games/${id}`);
   assert.equal(state.body.moves[0].text, 'e7e8n');
   await context.close();
@@ -157,7 +158,7 @@ test('an AI seat answers a move made in the browser', async () => {
   const page = await context.newPage();
   const id = await createFromLobby(page, 'magna-carta', ['human', 'ai']);
   await clickMove(page, 'd2', 'd4');
-  await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 2, null, { timeout: 15000 });
+  await page.waitForFunction(() => document.querySelectorAll('#moves li[data-ply]').length === 2, null, { timeout: 15000 });
   assert.match(await page.textContent('#players'), /AI level 5/);
   const state = await api(ctx.server.url, 'GET', `/api/games/${id}`);
   assert.equal(state.body.moves[1].player, 1);
@@ -188,7 +189,7 @@ test('an optional promotion offers the plain move and each piece', async () => {
     assert.equal(await page.locator('#chooser .promo').count(), 4, 'push, Queen, Rook, Bishop');
     assert.match(await page.textContent('#chooser'), /No promotion/);
     await page.click(`#chooser [data-promotion="${choice}"]`);
-    await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 1);
+    await page.waitForFunction(() => document.querySelectorAll('#moves li[data-ply]').length === 1);
     const state = await api(ctx.server.url, 'GET', `/api/games/${id}`);
     assert.equal(state.body.moves[0].text, expected);
     assert.deepEqual(errors, []);
@@ -252,7 +253,7 @@ test('the creator invites the other player, who alone can move that seat', async
   await other.waitForURL(new RegExp(`#/game/${id}$`));
   await other.waitForFunction(() => /Black to move — your move/.test((document.querySelector('#status')?.textContent ?? '')));
   await clickMove(other, 'e7', 'e5');
-  await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 2);
+  await page.waitForFunction(() => document.querySelectorAll('#moves li[data-ply]').length === 2);
   await page.waitForFunction(() => !/invited/.test((document.querySelector('#players')?.textContent ?? '')));
   await other.screenshot({ path: `${shotsDir()}/chess-invited-black-390x844.png` });
 

@@ -8,4 +8,4 @@ cd "$(dirname "$0")"
 root=$(cd ../.. && pwd)
 cargo build --release -p quadrille-cli --manifest-path "$root/Cargo.toml"
 [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
-node --test --test-concurrency=1 play.test.js screenshots.test.js
+node --test --test-concurrency=1 play.test.js actions.test.js screenshots.test.js

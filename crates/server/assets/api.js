@@ -34,7 +34,13 @@ export const playMove = (id, move, token, ply) =>
   call('POST', `/api/games/${encodeURIComponent(id)}/moves`, { move, token, ply });
 export const joinGame = (id, invite) =>
   call('POST', `/api/games/${encodeURIComponent(id)}/join`, { invite });
+export const act = (id, action, token, seat) =>
+  call('POST', `/api/games/${encodeURIComponent(id)}/actions`, { action, token, seat });
+export const rematch = (id, token) =>
+  call('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { token });
+export const positions = (id) => call('GET', `/api/games/${encodeURIComponent(id)}/positions`);
 export const recordUrl = (id) => `/api/games/${encodeURIComponent(id)}/record`;
+export const pgnUrl = (id) => `/api/games/${encodeURIComponent(id)}/pgn`;
 
 /** Live updates: calls `onUpdate` whenever the game changes. Returns a
  *  function that stops listening. */
@@ -67,6 +73,13 @@ const invitesKey = (id) => `quadrille.invites.${id}`;
 export const heldSeats = (id) => readSeats(tokensKey(id));
 export const holdSeat = (id, seat, token) => writeSeat(tokensKey(id), seat, token);
 export const heldTokens = (id) => Object.values(heldSeats(id));
+
+/** A setting of this browser (letters instead of pictures, sounds). */
+export function setting(name, value) {
+  const key = `quadrille.setting.${name}`;
+  if (value !== undefined) localStorage.setItem(key, value ? '1' : '');
+  return localStorage.getItem(key) === '1';
+}
 
 /** The invitations handed out for a game, as {seat: code}. */
 export const invites = (id) => readSeats(invitesKey(id));

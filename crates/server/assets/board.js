@@ -3,9 +3,13 @@
 // their army's colour. The only moves offered are the ones the server
 // listed in `game.legal_moves`.
 
+import { pieceGraphic } from './pieces.js';
+
 const SVG = 'http://www.w3.org/2000/svg';
 const S = 60;          // cell size in user units
 const M = 26;          // margin for the coordinates
+
+export { pieceGraphic };
 
 export function el(name, attrs = {}, parent) {
   const e = document.createElementNS(SVG, name);
@@ -25,34 +29,6 @@ export function isLight(hex) {
   if (h.length === 3) h = h.split('').map((c) => c + c).join('');
   const [r, g, b] = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16) / 255);
   return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.55;
-}
-
-/** A piece drawn centred on (0, 0) at cell size `size`: the variant's
- *  glyph, or its letter on a disc, in the army's colour. */
-export function pieceGraphic(variant, army, letter, size = S) {
-  const g = el('g', { class: 'piece' });
-  const kind = variant.pieces.find((p) => p.letter === letter);
-  const colour = variant.armies[army].colour;
-  const light = isLight(colour);
-  if (kind && kind.glyph) {
-    el('text', {
-      x: 0, y: size * 0.04, 'font-size': size * 0.78, 'text-anchor': 'middle',
-      'dominant-baseline': 'central', fill: colour,
-      stroke: light ? '#111' : '#f4f4f4', 'stroke-width': size * 0.03,
-      'paint-order': 'stroke', class: 'glyph',
-    }, g).textContent = kind.glyph + '\uFE0E';
-  } else {
-    el('circle', {
-      r: size * 0.36, fill: colour, stroke: light ? '#222' : '#f0f0f0',
-      'stroke-width': size * 0.04,
-    }, g);
-    el('text', {
-      x: 0, y: size * 0.02, 'font-size': size * 0.4, 'font-weight': 'bold',
-      'text-anchor': 'middle', 'dominant-baseline': 'central',
-      fill: light ? '#111' : '#fff', class: 'letter',
-    }, g).textContent = letter;
-  }
-  return g;
 }
 
 /** A colour darkened by a factor (for the dark cells of a shaded area). */
@@ -83,11 +59,72 @@ export class Board {
     this.game = null;
     this.container = container;
     this.cells = new Set(variant.board.cells);
-    this.svg = el('svg', { class: 'board', role: 'img', 'aria-label': `${variant.title} board` });
+    // The keyboard's cell: arrows move it, Enter or Space acts on it.
+    this.cursor = variant.board.cells[0];
+    this.svg = el('svg', { class: 'board', role: 'group', 'aria-label': `${variant.title} board; arrow keys move between cells, Enter picks a piece and its destination` });
     container.appendChild(this.svg);
+    // The position in words, for screen readers.
+    this.described = document.createElement('div');
+    this.described.className = 'sr-only';
+    this.described.id = 'position-text';
+    this.described.setAttribute('aria-live', 'polite');
+    container.appendChild(this.described);
     this.svg.addEventListener('pointerdown', (e) => this.pointerDown(e));
     this.svg.addEventListener('pointermove', (e) => this.pointerMove(e));
     this.svg.addEventListener('pointerup', (e) => this.pointerUp(e));
+    this.svg.addEventListener('keydown', (e) => this.key(e));
+  }
+
+  /** Arrow keys move the keyboard's cell (as the board is seen), Enter
+   *  and Space click it. */
+  key(e) {
+    this.keyboard = true;
+    const step = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }[e.key];
+    if (step) {
+      e.preventDefault();
+      e.stopPropagation();
+      const [f, r] = cellXY(this.variant, this.cursor);
+      const [x, y] = this.t.at(f, r);
+      // The next cell of the board in that direction (skipping holes).
+      for (let k = 1; k < 16; k++) {
+        const name = this.cellAtView(x + step[0] * k, y + step[1] * k);
+        if (name) { this.cursor = name; break; }
+      }
+      this.render();
+      this.focusCursor();
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      e.stopPropagation();
+      this.click(this.cursor);
+      this.focusCursor();
+    }
+  }
+
+  focusCursor() {
+    this.svg.querySelector(`[data-cell="${this.cursor}"]`)?.focus();
+  }
+
+  /** The cell shown at view column x, row y, if any. */
+  cellAtView(x, y) {
+    const v = this.variant;
+    for (let f = 0; f < v.board.files; f++) {
+      for (let r = 0; r < v.board.ranks; r++) {
+        const [vx, vy] = this.t.at(f, r);
+        if (vx === x && vy === y) {
+          const name = String.fromCharCode(97 + f) + (r + v.board.first_rank);
+          return this.cells.has(name) ? name : null;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** What stands on a cell, in words. */
+  describeCell(name) {
+    const p = this.game?.board.find((q) => q.cell === name);
+    if (!p) return `${name} empty`;
+    const kind = this.variant.pieces.find((k) => k.letter === p.letter);
+    return `${name} ${this.variant.armies[p.army].name} ${kind ? kind.name : p.letter}`;
   }
 
   setForward(forward) {
@@ -95,10 +132,51 @@ export class Board {
     this.render();
   }
 
-  update(game) {
+  /** Shows a game state (or a reviewed position, which has no legal
+   *  moves); `animate` slides the last move's piece into place. */
+  update(game, { animate = false } = {}) {
     this.game = game;
     if (this.selected && !this.movesFrom(this.selected).length) this.selected = null;
+    const focused = this.svg.contains(document.activeElement);
     this.render();
+    if (focused) this.focusCursor();
+    this.interactive = game.legal_moves.length > 0;
+    if (animate && game.last_move) this.slide(game.last_move.from, game.last_move.to);
+    this.describe();
+  }
+
+  /** Slides the piece now on `to` from `from` (skipped when the user
+   *  asks for reduced motion). */
+  slide(from, to) {
+    if (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) return;
+    const piece = this.svg.querySelector(`[data-piece="${to}"]`);
+    if (!piece) return;
+    const [x0, y0] = this.centre(from);
+    const [x1, y1] = this.centre(to);
+    const start = performance.now();
+    const frame = (now) => {
+      const k = Math.min(1, (now - start) / 180);
+      const e = 1 - (1 - k) * (1 - k);
+      piece.setAttribute('transform', `translate(${x0 + (x1 - x0) * e} ${y0 + (y1 - y0) * e})`);
+      if (k < 1) requestAnimationFrame(frame);
+    };
+    piece.setAttribute('transform', `translate(${x0} ${y0})`);
+    requestAnimationFrame(frame);
+  }
+
+  /** The position in words for screen readers: each army's pieces. */
+  describe() {
+    const v = this.variant;
+    const g = this.game;
+    if (!g) return;
+    const lines = v.armies.map((a, i) => {
+      const pieces = g.board.filter((p) => p.army === i).map((p) => {
+        const kind = v.pieces.find((k) => k.letter === p.letter);
+        return `${kind ? kind.name : p.letter} ${p.cell}`;
+      });
+      return pieces.length ? `${a.name}: ${pieces.join(', ')}.` : '';
+    });
+    this.described.textContent = lines.filter(Boolean).join(' ');
   }
 
   movesFrom(cell) {
@@ -143,6 +221,9 @@ export class Board {
         x: x * S, y: y * S, width: S, height: S, 'data-cell': name,
         class: dark ? 'cell dark' : 'cell light',
         style: shade ? `fill:${dark ? darken(shade, 0.8) : shade}` : null,
+        tabindex: name === this.cursor ? 0 : -1,
+        role: 'button',
+        'aria-label': this.describeCell(name),
       }, cellsLayer);
     }
     // Lines along the edges between two cell sets.
@@ -198,6 +279,7 @@ export class Board {
       el('circle', { cx, cy, r: S * 0.46, class: 'attacked' }, markLayer);
     }
     if (this.selected) square(this.selected, 'selected');
+    if (this.keyboard) square(this.cursor, 'cursor');
 
     for (const p of g.board) {
       const [cx, cy] = this.centre(p.cell);
@@ -229,21 +311,11 @@ export class Board {
     const m = this.svg.getScreenCTM();
     if (!m) return null;
     const p = pt.matrixTransform(m.inverse());
-    const [x, y] = [Math.floor(p.x / S), Math.floor(p.y / S)];
-    const v = this.variant;
-    for (let f = 0; f < v.board.files; f++) {
-      for (let r = 0; r < v.board.ranks; r++) {
-        const [vx, vy] = this.t.at(f, r);
-        if (vx === x && vy === y) {
-          const name = String.fromCharCode(97 + f) + (r + v.board.first_rank);
-          return this.cells.has(name) ? name : null;
-        }
-      }
-    }
-    return null;
+    return this.cellAtView(Math.floor(p.x / S), Math.floor(p.y / S));
   }
 
   pointerDown(e) {
+    this.keyboard = false;
     const cell = this.cellAt(e);
     this.drag = null;
     if (cell && this.movesFrom(cell).length) {
@@ -287,6 +359,7 @@ export class Board {
 
   click(cell) {
     if (!cell || !this.game) return;
+    this.cursor = cell;
     if (this.selected && this.movesFrom(this.selected).some((m) => m.to === cell)) {
       this.tryMove(this.selected, cell);
       return;

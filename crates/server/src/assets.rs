@@ -4,33 +4,25 @@ use axum::extract::Path;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
-/// (name, content type, text) of every file under `assets/`.
+/// A file under `assets/`: (name, content type, text).
+macro_rules! asset {
+    ($name:literal, $kind:expr) => {
+        ($name, $kind, include_str!(concat!("../assets/", $name)))
+    };
+}
+
+const JS: &str = "text/javascript; charset=utf-8";
+
+/// Every file of the web app.
 const FILES: &[(&str, &str, &str)] = &[
-    (
-        "index.html",
-        "text/html; charset=utf-8",
-        include_str!("../assets/index.html"),
-    ),
-    (
-        "style.css",
-        "text/css; charset=utf-8",
-        include_str!("../assets/style.css"),
-    ),
-    (
-        "app.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../assets/app.js"),
-    ),
-    (
-        "api.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../assets/api.js"),
-    ),
-    (
-        "board.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../assets/board.js"),
-    ),
+    asset!("index.html", "text/html; charset=utf-8"),
+    asset!("style.css", "text/css; charset=utf-8"),
+    asset!("app.js", JS),
+    asset!("api.js", JS),
+    asset!("board.js", JS),
+    asset!("dom.js", JS),
+    asset!("game.js", JS),
+    asset!("pieces.js", JS),
 ];
 
 /// Only our own files run; inline style attributes are allowed for SVG.

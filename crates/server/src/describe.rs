@@ -57,6 +57,9 @@ pub struct PieceView {
     pub betza: String,
     /// The symbol to draw, or `None` for "the letter on a disc".
     pub glyph: Option<String>,
+    /// The picture to draw: the variant file's `display.images`, else the
+    /// piece's name in lowercase with `-` for spaces (`prince-consort`).
+    pub image: String,
     pub value: Option<i32>,
     /// Its moves in words, one line per Betza atom, then a line per other
     /// way of moving it has on some cells (`rules.region_moves`).
@@ -171,6 +174,13 @@ pub fn variant_view(v: &Variant) -> VariantView {
                 name: p.name.clone(),
                 betza: p.betza.clone(),
                 glyph,
+                image: v.display.images.get(&(i as u8)).cloned().unwrap_or_else(|| {
+                    p.name
+                        .to_lowercase()
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join("-")
+                }),
                 value: p.value,
                 moves: betza::describe(&p.atoms)
                     .into_iter()

@@ -48,6 +48,10 @@ pub struct DisplayDef {
     /// Piece letter -> the symbol to draw (one to three characters).
     #[serde(default)]
     pub glyphs: BTreeMap<String, String>,
+    /// Piece letter -> the name of the picture a front end draws
+    /// (`marshal`, `camel`; lowercase letters and `-`).
+    #[serde(default)]
+    pub images: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Deserialize)]

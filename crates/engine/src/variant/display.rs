@@ -18,6 +18,8 @@ pub struct Display {
     pub lines: Vec<Line>,
     /// Piece type -> the symbol to draw for it.
     pub glyphs: BTreeMap<PieceType, String>,
+    /// Piece type -> the name of its picture in a front end.
+    pub images: BTreeMap<PieceType, String>,
 }
 
 /// Cells shaded in one colour, with an optional label.
@@ -134,10 +136,29 @@ pub(super) fn compile(
         }
         glyphs.insert(t as PieceType, glyph.clone());
     }
+    let mut images = BTreeMap::new();
+    for (letter, image) in &def.images {
+        let key = format!("display.images.{letter}");
+        let t = pieces
+            .iter()
+            .position(|p| p.letter.to_string() == *letter)
+            .ok_or_else(|| VariantError::at(&key, format!("no piece with letter `{letter}`")))?;
+        if image.is_empty()
+            || image.len() > 32
+            || !image.chars().all(|c| c.is_ascii_lowercase() || c == '-')
+        {
+            return Err(VariantError::at(
+                &key,
+                "an image name is 1 to 32 lowercase letters and `-`",
+            ));
+        }
+        images.insert(t as PieceType, image.clone());
+    }
     Ok(Display {
         army_colours,
         shades,
         lines,
         glyphs,
+        images,
     })
 }
