@@ -74,13 +74,17 @@ fn display_is_optional_and_cosmetic() {
     let plain = chess_with("").unwrap();
     assert_eq!(plain.display.army_colours, vec![None, None]);
     let drawn = chess_with(
-        "armies = { White = \"#FFF\" }\nglyphs = { N = \"N*\" }\nshade = [{ cells = \"a1-h2\", colour = \"#abcdef\", label = \"home\" }]",
+        "armies = { White = \"#FFF\" }\nglyphs = { N = \"N*\" }\nimages = { N = \"horse\" }\nshade = [{ cells = \"a1-h2\", colour = \"#abcdef\", label = \"home\" }]",
     )
     .unwrap();
     assert_eq!(drawn.display.army_colours[0].as_deref(), Some("#fff"));
     assert_eq!(
         drawn.display.glyphs.values().next().map(String::as_str),
         Some("N*")
+    );
+    assert_eq!(
+        drawn.display.images.values().next().map(String::as_str),
+        Some("horse")
     );
     assert_eq!(drawn.display.shades[0].cells.len(), 16);
     // Same rules either way.
@@ -132,6 +136,13 @@ fn bad_display_entries_name_the_key() {
             "display.glyphs.N",
             "one to three",
         ),
+        ("images = { X = \"camel\" }", "display.images.X", "no piece"),
+        (
+            "images = { N = \"Camel\" }",
+            "display.images.N",
+            "lowercase",
+        ),
+        ("images = { N = \"\" }", "display.images.N", "lowercase"),
         ("colour = 3", "line", "unknown field"),
     ] {
         let e = chess_with(display).unwrap_err();

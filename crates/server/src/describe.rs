@@ -174,13 +174,18 @@ pub fn variant_view(v: &Variant) -> VariantView {
                 name: p.name.clone(),
                 betza: p.betza.clone(),
                 glyph,
-                image: v.display.images.get(&(i as u8)).cloned().unwrap_or_else(|| {
-                    p.name
-                        .to_lowercase()
-                        .split_whitespace()
-                        .collect::<Vec<_>>()
-                        .join("-")
-                }),
+                image: v
+                    .display
+                    .images
+                    .get(&(i as u8))
+                    .cloned()
+                    .unwrap_or_else(|| {
+                        p.name
+                            .to_lowercase()
+                            .split_whitespace()
+                            .collect::<Vec<_>>()
+                            .join("-")
+                    }),
                 value: p.value,
                 moves: betza::describe(&p.atoms)
                     .into_iter()

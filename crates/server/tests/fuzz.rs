@@ -6,7 +6,13 @@ mod common;
 use axum::http::StatusCode;
 use common::TestApp;
 use proptest::prelude::*;
-use quadrille_server::record;
+use quadrille_server::{pgn, record, variants::Variants};
+use std::sync::OnceLock;
+
+fn variants() -> &'static Variants {
+    static V: OnceLock<Variants> = OnceLock::new();
+    V.get_or_init(|| Variants::embedded().unwrap())
+}
 use serde_json::json;
 
 proptest! {
@@ -33,6 +39,35 @@ proptest! {
         )
     ) {
         let _ = record::parse(&lines.join("\n"));
+    }
+
+    #[test]
+    fn any_text_reads_as_pgn_or_a_clear_error(text in "\\PC{0,300}") {
+        if let Err(e) = pgn::parse(&text, variants()) {
+            prop_assert!(e.starts_with("PGN"), "{e}");
+        }
+    }
+
+    #[test]
+    fn pgn_like_text_never_panics(
+        tags in proptest::collection::vec("\\[(Variant|FEN|White) \"[ -~]{0,20}\"\\]", 0..3),
+        moves in proptest::collection::vec(
+            prop_oneof![
+                "[0-9]{1,3}\\.{1,3}",
+                "[KQRBNP]?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?[+#]?",
+                "O-O(-O)?",
+                "\\{[ -z]{0,10}\\}",
+                "[()]",
+                "\\$[0-9]{1,2}",
+                "(1-0|0-1|1/2-1/2|\\*)",
+            ],
+            0..30,
+        )
+    ) {
+        let text = format!("{}\n\n{}", tags.join("\n"), moves.join(" "));
+        if let Err(e) = pgn::parse(&text, variants()) {
+            prop_assert!(e.starts_with("PGN"), "{e}");
+        }
     }
 }
 
