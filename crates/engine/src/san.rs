@@ -12,34 +12,27 @@
 
 use crate::moves::{Move, MoveKind};
 use crate::notation::{MoveError, DROP_OUT};
-use crate::outcome::EndReason;
+use crate::outcome::{EndReason, Outcome};
 use crate::position::Position;
 
 impl Position {
     /// The move in readable notation, with its check or mate sign.
     /// The move must be legal here.
     pub fn san(&self, m: Move) -> String {
-        let mut s = self.san_plain(m);
+        let mut s = self.san_plain(m, self.legal_moves().as_slice());
         if m.kind == MoveKind::DropOut {
             return s;
         }
         let mut after = self.clone();
         let out_before = after.out_order().len();
         after.make(m);
-        let mate = after
-            .outcome()
-            .is_some_and(|o| o.reason == EndReason::Checkmate)
-            || after.out_order().len() > out_before;
-        if mate {
-            s.push('#');
-        } else if after.royal_in_check() {
-            s.push('+');
-        }
+        s.push_str(after.check_sign(after.outcome().as_ref(), out_before));
         s
     }
 
-    /// The notation without `+` or `#` (what reading compares against).
-    fn san_plain(&self, m: Move) -> String {
+    /// The notation without `+` or `#`, given this position's legal
+    /// moves (a caller that keeps them saves generating them again).
+    pub fn san_plain(&self, m: Move, legal: &[Move]) -> String {
         let v = &*self.variant;
         let g = &v.geometry;
         match m.kind {
@@ -70,8 +63,7 @@ impl Position {
         let capture = m.kind == MoveKind::EnPassant
             || self.piece_at(m.to).is_some_and(|p| p.army != piece.army);
         // Other pieces of this type that can go to the same cell.
-        let rivals: Vec<Move> = self
-            .legal_moves()
+        let rivals: Vec<Move> = legal
             .iter()
             .copied()
             .filter(|o| {
@@ -122,6 +114,22 @@ impl Position {
         s
     }
 
+    /// The sign that ends the notation of the move that led here: `#`
+    /// if it checkmated (`outcome`, this position's, is a checkmate, or a
+    /// player went out: `out_before` were out before it), `+` if the
+    /// player to move is in check, else nothing.
+    pub fn check_sign(&self, outcome: Option<&Outcome>, out_before: usize) -> &'static str {
+        let mate = outcome.is_some_and(|o| o.reason == EndReason::Checkmate)
+            || self.out_order().len() > out_before;
+        if mate {
+            "#"
+        } else if self.royal_in_check() {
+            "+"
+        } else {
+            ""
+        }
+    }
+
     /// Does an enemy attack a royal piece of the player to move?
     pub fn royal_in_check(&self) -> bool {
         let army = self.army_to_move();
@@ -139,9 +147,10 @@ impl Position {
             return Err(MoveError::Syntax(crate::notation::SyntaxError::Empty));
         }
         let legal = self.legal_moves();
-        if let Some(&m) = legal
+        let list = legal.as_slice();
+        if let Some(&m) = list
             .iter()
-            .find(|&&m| normalise(&self.san_plain(m)) == want)
+            .find(|&&m| normalise(&self.san_plain(m, list)) == want)
         {
             return Ok(m);
         }

@@ -593,6 +593,8 @@ impl Game {
     /// listeners. `clock_ms` is the mover's time left after a move.
     pub fn apply(&mut self, e: Event, clock_ms: Option<i64>) {
         self.log_len += 1;
+        // A move refreshes the legal moves and status itself (once per ply).
+        let moved = matches!(e, Event::Move(_));
         self.updated = now();
         match e {
             Event::Move(m) => {
@@ -647,22 +649,42 @@ impl Game {
             }
             Event::Rematch(id) => self.rematch = Some(id),
         }
-        self.refresh();
+        if !moved {
+            self.refresh();
+        }
         self.notify();
     }
 
-    /// Plays a move (or a leaving player's resignation) on the position.
+    /// Plays a move (or a leaving player's resignation) on the position,
+    /// and computes the new position's legal moves and status (the move's
+    /// notation reads both: the rivals before, the sign after).
     fn push_move(&mut self, player: usize, m: Move, clock_ms: Option<i64>) {
         let resign = m.kind == MoveKind::DropOut && self.leaving.contains(&player);
-        let (text, san) = if resign {
+        let out_before = self.pos.out_order().len();
+        let (text, mut san) = if resign {
             (RESIGN.to_string(), RESIGN.to_string())
         } else {
-            (self.pos.move_to_string(m), self.pos.san(m))
+            let san = self.pos.san_plain(m, self.legal.as_slice());
+            (self.pos.move_to_string(m), san)
         };
         if resign {
             self.pos.resign();
         } else {
             self.pos.make(m);
+        }
+        self.refresh();
+        if !resign && m.kind != MoveKind::DropOut {
+            let outcome = match &self.status {
+                Status::Over(Ending {
+                    reason: Reason::Rules(r),
+                    ranking,
+                }) => Some(Outcome {
+                    ranking: ranking.clone(),
+                    reason: *r,
+                }),
+                _ => None,
+            };
+            san.push_str(self.pos.check_sign(outcome.as_ref(), out_before));
         }
         self.played.push(Played {
             player,
