@@ -13,6 +13,18 @@ fn humans(n: usize) -> Value {
     json!(vec![json!({"kind": "human"}); n])
 }
 
+/// A chess game of two people: the app, its directory, the id and the
+/// two tokens.
+async fn two_people() -> (tempfile::TempDir, TestApp, String, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let app = TestApp::open(&dir.path().join("g.db"));
+    let (id, t, _) = app
+        .create(json!({"variant": "chess", "seats": humans(2)}))
+        .await;
+    let (w, b) = (t[0].clone().unwrap(), t[1].clone().unwrap());
+    (dir, app, id, w, b)
+}
+
 async fn act(
     app: &TestApp,
     id: &str,
@@ -61,12 +73,7 @@ async fn resigning_ends_a_two_player_game_and_survives_a_restart() {
 
 #[tokio::test]
 async fn a_draw_needs_every_players_agreement_and_a_move_withdraws_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let app = TestApp::open(&dir.path().join("g.db"));
-    let (id, t, _) = app
-        .create(json!({"variant": "chess", "seats": humans(2)}))
-        .await;
-    let (w, b) = (t[0].clone().unwrap(), t[1].clone().unwrap());
+    let (_dir, app, id, w, b) = two_people().await;
     let (s, g) = act(&app, &id, &w, "draw", None).await;
     assert_eq!(s, StatusCode::OK, "{g}");
     assert_eq!(g["offer"]["kind"], "draw");
@@ -283,12 +290,7 @@ async fn rematch_swaps_the_seats_and_keeps_the_keys() {
 
 #[tokio::test]
 async fn notation_pgn_and_review_positions() {
-    let dir = tempfile::tempdir().unwrap();
-    let app = TestApp::open(&dir.path().join("g.db"));
-    let (id, t, _) = app
-        .create(json!({"variant": "chess", "seats": humans(2)}))
-        .await;
-    let (w, b) = (t[0].clone().unwrap(), t[1].clone().unwrap());
+    let (_dir, app, id, w, b) = two_people().await;
     for (tok, mv) in [
         (&w, "e2e4"),
         (&b, "e7e5"),

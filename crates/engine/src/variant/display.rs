@@ -120,13 +120,18 @@ pub(super) fn compile(
             label: label(&format!("{key}.label"), &l.label)?,
         });
     }
-    let mut glyphs = BTreeMap::new();
-    for (letter, glyph) in &def.glyphs {
-        let key = format!("display.glyphs.{letter}");
-        let t = pieces
+    // The piece type a table's key names.
+    let type_of = |table: &str, letter: &str| {
+        let key = format!("display.{table}.{letter}");
+        pieces
             .iter()
             .position(|p| p.letter.to_string() == *letter)
-            .ok_or_else(|| VariantError::at(&key, format!("no piece with letter `{letter}`")))?;
+            .map(|t| (t as PieceType, key.clone()))
+            .ok_or_else(|| VariantError::at(&key, format!("no piece with letter `{letter}`")))
+    };
+    let mut glyphs = BTreeMap::new();
+    for (letter, glyph) in &def.glyphs {
+        let (t, key) = type_of("glyphs", letter)?;
         let n = glyph.chars().count();
         if n == 0 || n > 3 || glyph.chars().any(|c| c.is_control() || c.is_whitespace()) {
             return Err(VariantError::at(
@@ -134,15 +139,11 @@ pub(super) fn compile(
                 "a glyph is one to three visible characters",
             ));
         }
-        glyphs.insert(t as PieceType, glyph.clone());
+        glyphs.insert(t, glyph.clone());
     }
     let mut images = BTreeMap::new();
     for (letter, image) in &def.images {
-        let key = format!("display.images.{letter}");
-        let t = pieces
-            .iter()
-            .position(|p| p.letter.to_string() == *letter)
-            .ok_or_else(|| VariantError::at(&key, format!("no piece with letter `{letter}`")))?;
+        let (t, key) = type_of("images", letter)?;
         if image.is_empty()
             || image.len() > 32
             || !image.chars().all(|c| c.is_ascii_lowercase() || c == '-')
@@ -152,7 +153,7 @@ pub(super) fn compile(
                 "an image name is 1 to 32 lowercase letters and `-`",
             ));
         }
-        images.insert(t as PieceType, image.clone());
+        images.insert(t, image.clone());
     }
     Ok(Display {
         army_colours,
