@@ -200,7 +200,13 @@ impl Position {
         }
         let t = &v.tables;
         let army = v.players[player].army;
+        let mine = &self.army_cells[army as usize];
         for l in &t.attacks[player].lines {
+            // A ray with no piece of the attacker's army on it holds no
+            // attacker: skip it without walking it.
+            if t.ray_set(l.vector, cell).intersection(mine).is_empty() {
+                continue;
+            }
             let ray = t.ray(l.vector, cell);
             let mut i = 0;
             while i < ray.len() && self.board[ray[i] as usize] == 0 {
