@@ -334,7 +334,16 @@ pub async fn import_game(
             .ok_or_else(|| bad(format!("record: `{tag}` is not a player tag of {}", v.name)))?;
         kinds[i] = *kind;
     }
-    open_game(&st, source, kinds, r.start.as_deref(), None, &r.moves, None).await
+    open_game(
+        &st,
+        source,
+        kinds,
+        r.start.as_deref(),
+        r.clock,
+        &r.moves,
+        None,
+    )
+    .await
 }
 
 /// A page of the game list: `?limit=` (default 100, at most 500) and

@@ -3,6 +3,7 @@
 //! A variant that is not embedded travels with the record as its file's
 //! text, each line prefixed with `| `.
 
+use crate::clock::TimeControl;
 use crate::game::{Game, SeatKind};
 use crate::state::clip;
 use std::fmt::Write;
@@ -22,6 +23,8 @@ pub struct Record {
     /// Seats by player tag; players not listed get a human seat.
     pub seats: Vec<(char, SeatKind)>,
     pub start: Option<String>,
+    /// The time control (`clock: fischer 300000 3000`, `clock: move 30000`).
+    pub clock: Option<TimeControl>,
     pub moves: Vec<String>,
 }
 
@@ -39,6 +42,13 @@ pub fn write(g: &Game) -> String {
         };
     }
     let _ = writeln!(s, "start: {}", g.start);
+    let _ = match g.clocks.as_ref().map(|c| c.control) {
+        Some(TimeControl::Fischer { base_ms, inc_ms }) => {
+            writeln!(s, "clock: fischer {base_ms} {inc_ms}")
+        }
+        Some(TimeControl::Move { move_ms }) => writeln!(s, "clock: move {move_ms}"),
+        None => Ok(()),
+    };
     for chunk in g.move_texts().chunks(MOVES_PER_LINE) {
         let _ = writeln!(s, "moves: {}", chunk.join(" "));
     }
@@ -59,6 +69,7 @@ pub fn parse(text: &str) -> Result<Record, String> {
     let mut file: Option<String> = None;
     let mut seats = Vec::new();
     let mut start = None;
+    let mut clock = None;
     let mut moves = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let err = |m: String| format!("record, line {}: {m}", i + 1);
@@ -82,6 +93,7 @@ pub fn parse(text: &str) -> Result<Record, String> {
         match key.trim() {
             "variant" => variant = Some(value.to_string()),
             "start" => start = Some(value.to_string()),
+            "clock" => clock = Some(parse_clock(value).map_err(err)?),
             "moves" => {
                 moves.extend(value.split_whitespace().map(String::from));
                 if moves.len() > MAX_MOVES {
@@ -110,8 +122,30 @@ pub fn parse(text: &str) -> Result<Record, String> {
         variant_file: file,
         seats,
         start,
+        clock,
         moves,
     })
+}
+
+/// `fischer BASE_MS INC_MS` or `move MS`, within the bounds of a game's clock.
+fn parse_clock(s: &str) -> Result<TimeControl, String> {
+    let n = |w: &str| {
+        w.parse::<u64>()
+            .map_err(|_| format!("clock: `{}` is not a number", clip(w)))
+    };
+    let words: Vec<&str> = s.split_whitespace().collect();
+    match words.as_slice() {
+        ["fischer", base, inc] => TimeControl::Fischer {
+            base_ms: n(base)?,
+            inc_ms: n(inc)?,
+        }
+        .check(),
+        ["move", ms] => TimeControl::Move { move_ms: n(ms)? }.check(),
+        _ => Err(format!(
+            "clock `{}`: expected `fischer BASE_MS INC_MS` or `move MS`",
+            clip(s)
+        )),
+    }
 }
 
 /// `human` or `ai level 3 time 1000` (both settings optional).
@@ -150,7 +184,7 @@ mod tests {
     fn reads_keys_seats_and_blocks() {
         let r = parse(
             "Quadrille game record\nvariant: x\nseat w: human\nseat b: ai level 5 time 200\n\
-             start: 8/8 w\nmoves: e2e4 e7e5\nmoves: g1f3\nvariant-file:\n| name = \"x\"\n|\n| a = 1\n",
+             start: 8/8 w\nclock: fischer 60000 2000\nmoves: e2e4 e7e5\nmoves: g1f3\nvariant-file:\n| name = \"x\"\n|\n| a = 1\n",
         )
         .unwrap();
         assert_eq!(r.variant, "x");
@@ -167,6 +201,13 @@ mod tests {
         assert_eq!(r.moves, vec!["e2e4", "e7e5", "g1f3"]);
         assert_eq!(r.variant_file.as_deref(), Some("name = \"x\"\n\na = 1\n"));
         assert_eq!(r.start.as_deref(), Some("8/8 w"));
+        assert_eq!(
+            r.clock,
+            Some(TimeControl::Fischer {
+                base_ms: 60000,
+                inc_ms: 2000
+            })
+        );
     }
 
     #[test]
@@ -180,6 +221,10 @@ mod tests {
         assert!(parse("moves: e2e4\n")
             .unwrap_err()
             .contains("no `variant:`"));
+        let e = parse("variant: chess\nclock: move 5\n").unwrap_err();
+        assert!(e.contains("line 2") && e.contains("1 s"), "{e}");
+        let e = parse("variant: chess\nclock: blitz\n").unwrap_err();
+        assert!(e.contains("line 2") && e.contains("expected"), "{e}");
         assert!(parse("variant: chess\n| stray\n")
             .unwrap_err()
             .contains("line 2"));

@@ -217,6 +217,20 @@ async fn a_flag_falls_when_time_runs_out_and_the_ai_keeps_to_its_clock() {
     let (s, e) = app.play(&id, &w, "g1f3").await;
     assert_eq!((s, code(&e)), (StatusCode::CONFLICT, "game_over"));
 
+    // The record carries the clock; an import gets it back.
+    let resp = app.get_raw(&format!("/api/games/{id}/record")).await;
+    let bytes = http_body_util::BodyExt::collect(resp.into_body())
+        .await
+        .unwrap()
+        .to_bytes();
+    let record = String::from_utf8(bytes.to_vec()).unwrap();
+    assert!(record.contains("clock: move 1000"), "{record}");
+    let (s, back) = app
+        .post("/api/games/import", json!({"record": record}))
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{back}");
+    assert_eq!(back["game"]["clock"]["control"], clock);
+
     // Bad clocks are refused.
     let (s, e) = app
         .post(
