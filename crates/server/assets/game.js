@@ -106,11 +106,18 @@ export async function gamePage(app, id, linkTokens, setLeave) {
     board.setForward(manualForward);
   });
 
+  /** The answer to a move or an action shows the game as the acting
+   *  seat's token sees it; a browser holding more seats (hot seat) asks
+   *  again with all of them, so the next player's moves are there at once. */
+  async function withAllSeats(view) {
+    return Object.keys(api.heldSeats(id)).length > 1 ? api.getGame(id, api.heldTokens(id)) : view;
+  }
+
   async function send(move) {
     message.replaceChildren();
     const token = api.heldSeats(id)[game.to_move];
     try {
-      game = await api.playMove(id, move.text, token, game.ply);
+      game = await withAllSeats(await api.playMove(id, move.text, token, game.ply));
       show();
     } catch (e) {
       message.replaceChildren(errorBox(e));
@@ -156,7 +163,7 @@ export async function gamePage(app, id, linkTokens, setLeave) {
     const seat = actingSeat(answering);
     if (seat === undefined) return;
     try {
-      game = await api.act(id, action, api.heldSeats(id)[seat], seat);
+      game = await withAllSeats(await api.act(id, action, api.heldSeats(id)[seat], seat));
       positions = null;
       show();
     } catch (e) {
