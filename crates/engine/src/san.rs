@@ -12,7 +12,7 @@
 
 use crate::moves::{Move, MoveKind};
 use crate::notation::{MoveError, DROP_OUT};
-use crate::outcome::{EndReason, Outcome};
+use crate::outcome::EndReason;
 use crate::position::Position;
 
 impl Position {
@@ -26,7 +26,7 @@ impl Position {
         let mut after = self.clone();
         let out_before = after.out_order().len();
         after.make(m);
-        s.push_str(after.check_sign(after.outcome().as_ref(), out_before));
+        s.push_str(after.check_sign(after.outcome().map(|o| o.reason), out_before));
         s
     }
 
@@ -115,13 +115,11 @@ impl Position {
     }
 
     /// The sign that ends the notation of the move that led here: `#`
-    /// if it checkmated (`outcome`, this position's, is a checkmate, or a
-    /// player went out: `out_before` were out before it), `+` if the
-    /// player to move is in check, else nothing.
-    pub fn check_sign(&self, outcome: Option<&Outcome>, out_before: usize) -> &'static str {
-        let mate = outcome.is_some_and(|o| o.reason == EndReason::Checkmate)
-            || self.out_order().len() > out_before;
-        if mate {
+    /// if it checkmated (`ended`, why this position ends the game, is a
+    /// checkmate, or a player went out: `out_before` were out before it),
+    /// `+` if the player to move is in check, else nothing.
+    pub fn check_sign(&self, ended: Option<EndReason>, out_before: usize) -> &'static str {
+        if ended == Some(EndReason::Checkmate) || self.out_order().len() > out_before {
             "#"
         } else if self.royal_in_check() {
             "+"

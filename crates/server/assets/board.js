@@ -23,14 +23,6 @@ export function cellXY(variant, name) {
   return [name.charCodeAt(0) - 97, parseInt(name.slice(1), 10) - variant.board.first_rank];
 }
 
-/** Is a colour light (dark text on it reads better)? */
-export function isLight(hex) {
-  let h = hex.replace('#', '');
-  if (h.length === 3) h = h.split('').map((c) => c + c).join('');
-  const [r, g, b] = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16) / 255);
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.55;
-}
-
 /** A colour darkened by a factor (for the dark cells of a shaded area). */
 function darken(hex, k) {
   let h = hex.replace('#', '');
@@ -140,7 +132,6 @@ export class Board {
     const focused = this.svg.contains(document.activeElement);
     this.render();
     if (focused) this.focusCursor();
-    this.interactive = game.legal_moves.length > 0;
     if (animate && game.last_move) this.slide(game.last_move.from, game.last_move.to);
     this.describe();
   }

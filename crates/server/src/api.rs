@@ -596,19 +596,7 @@ pub async fn export_pgn(
             "PGN is for two-player games; export the record instead",
         )
     })?;
-    Ok((
-        [
-            (
-                header::CONTENT_TYPE,
-                "application/x-chess-pgn; charset=utf-8".to_string(),
-            ),
-            (
-                header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"quadrille-{id}.pgn\""),
-            ),
-        ],
-        text,
-    ))
+    Ok(attachment(&id, "pgn", "application/x-chess-pgn", text))
 }
 
 pub async fn export_record(
@@ -616,19 +604,21 @@ pub async fn export_record(
     Path(id): Path<String>,
 ) -> ApiResult<impl IntoResponse> {
     let text = record::write(&*st.game(&id)?.lock().await);
-    Ok((
+    Ok(attachment(&id, "txt", "text/plain", text))
+}
+
+/// A download: `text` as `quadrille-ID.EXT` of type `kind` (UTF-8).
+fn attachment(id: &str, ext: &str, kind: &str, text: String) -> impl IntoResponse {
+    (
         [
-            (
-                header::CONTENT_TYPE,
-                "text/plain; charset=utf-8".to_string(),
-            ),
+            (header::CONTENT_TYPE, format!("{kind}; charset=utf-8")),
             (
                 header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"quadrille-{id}.txt\""),
+                format!("attachment; filename=\"quadrille-{id}.{ext}\""),
             ),
         ],
         text,
-    ))
+    )
 }
 
 /// Server-sent events: an `update` event with the number of moves at once

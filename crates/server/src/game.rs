@@ -674,17 +674,14 @@ impl Game {
         }
         self.refresh();
         if !resign && m.kind != MoveKind::DropOut {
-            let outcome = match &self.status {
+            let ended = match &self.status {
                 Status::Over(Ending {
                     reason: Reason::Rules(r),
-                    ranking,
-                }) => Some(Outcome {
-                    ranking: ranking.clone(),
-                    reason: *r,
-                }),
+                    ..
+                }) => Some(*r),
                 _ => None,
             };
-            san.push_str(self.pos.check_sign(outcome.as_ref(), out_before));
+            san.push_str(self.pos.check_sign(ended, out_before));
         }
         self.played.push(Played {
             player,
@@ -698,7 +695,8 @@ impl Game {
 
     /// Players who resigned leave the game when their turn comes.
     fn leave_in_turn(&mut self) {
-        while self.pos.outcome().is_none() && self.leaving.contains(&self.pos.to_move()) {
+        while !matches!(self.status, Status::Over(_)) && self.leaving.contains(&self.pos.to_move())
+        {
             let p = self.pos.to_move();
             let left = self.clocks.as_ref().map(|c| c.left[p]);
             self.push_move(p, Move::DROP_OUT, left);
@@ -746,6 +744,7 @@ impl Game {
                     self.played.pop();
                     self.pos.unmake();
                 }
+                self.refresh();
                 // Each player's clock is back where their last move left it.
                 if let Some(c) = self.clocks.as_mut() {
                     for (p, left) in c.left.iter_mut().enumerate() {
@@ -764,12 +763,13 @@ impl Game {
     }
 
     /// Starts the clock of the player to move once every player has made
-    /// a first move; stops it when the game is over.
+    /// a first move; stops it when the game is over. Reads the status, so
+    /// it comes after [`Game::refresh`].
     fn restart_clocks(&mut self) {
         let n = self.seats.len();
         let ply = self.played.len();
         let p = self.pos.to_move();
-        let on = self.pos.outcome().is_none() && self.ending.is_none();
+        let on = !matches!(self.status, Status::Over(_));
         let now = std::time::Instant::now();
         if let Some(c) = self.clocks.as_mut() {
             // Bank the time the last player used.

@@ -13,16 +13,27 @@ fn humans(n: usize) -> Value {
     json!(vec![json!({"kind": "human"}); n])
 }
 
-/// A chess game of two people: the app, its directory, the id and the
-/// two tokens.
-async fn two_people() -> (tempfile::TempDir, TestApp, String, String, String) {
+/// A chess game with these seats: its directory (kept while the test
+/// runs), the app, the id and the tokens.
+async fn chess_game(seats: Value) -> (tempfile::TempDir, TestApp, String, Vec<Option<String>>) {
     let dir = tempfile::tempdir().unwrap();
     let app = TestApp::open(&dir.path().join("g.db"));
     let (id, t, _) = app
-        .create(json!({"variant": "chess", "seats": humans(2)}))
+        .create(json!({"variant": "chess", "seats": seats}))
         .await;
+    (dir, app, id, t)
+}
+
+/// A chess game of two people: as [`chess_game`], with both tokens.
+async fn two_people() -> (tempfile::TempDir, TestApp, String, String, String) {
+    let (dir, app, id, t) = chess_game(humans(2)).await;
     let (w, b) = (t[0].clone().unwrap(), t[1].clone().unwrap());
     (dir, app, id, w, b)
+}
+
+/// A person (White) against a quick AI.
+fn against_ai() -> Value {
+    json!([{"kind": "human"}, {"kind": "ai", "level": 1, "time_ms": 100}])
 }
 
 async fn act(
@@ -102,11 +113,7 @@ async fn a_draw_needs_every_players_agreement_and_a_move_withdraws_it() {
 
 #[tokio::test]
 async fn the_ai_declines_draws_and_grants_takebacks() {
-    let dir = tempfile::tempdir().unwrap();
-    let app = TestApp::open(&dir.path().join("g.db"));
-    let (id, t, _) = app
-        .create(json!({"variant": "chess", "seats": [{"kind": "human"}, {"kind": "ai", "level": 1, "time_ms": 100}]}))
-        .await;
+    let (_dir, app, id, t) = chess_game(against_ai()).await;
     let w = t[0].clone().unwrap();
     let (_, g) = act(&app, &id, &w, "draw", None).await;
     assert!(g["offer"].is_null());
@@ -268,11 +275,7 @@ async fn a_flag_falls_when_time_runs_out_and_the_ai_keeps_to_its_clock() {
 
 #[tokio::test]
 async fn rematch_swaps_the_seats_and_keeps_the_keys() {
-    let dir = tempfile::tempdir().unwrap();
-    let app = TestApp::open(&dir.path().join("g.db"));
-    let (id, t, _) = app
-        .create(json!({"variant": "chess", "seats": [{"kind": "human"}, {"kind": "ai", "level": 1, "time_ms": 100}]}))
-        .await;
+    let (_dir, app, id, t) = chess_game(against_ai()).await;
     let w = t[0].clone().unwrap();
     let (s, e) = app
         .post(&format!("/api/games/{id}/rematch"), json!({"token": w}))
