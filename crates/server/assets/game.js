@@ -63,9 +63,16 @@ export async function gamePage(app, id, linkTokens, setLeave) {
 
   // Review: `shown` is the ply on the board (null: the live position).
   let shown = null;
-  let positions = null;   // every position, fetched when review starts
+  // Every position, fetched when review starts, for the moves that stood
+  // then (a takeback and another move keep the count but not the moves).
+  let positions = null;
+  let positionsOf = '';
   async function positionsNow() {
-    if (!positions || positions.length !== game.ply + 1) positions = await api.positions(id);
+    const key = game.moves.map((m) => m.text).join(' ');
+    if (!positions || positionsOf !== key) {
+      positions = await api.positions(id);
+      positionsOf = key;
+    }
     return positions;
   }
   async function showPly(n) {
@@ -164,7 +171,6 @@ export async function gamePage(app, id, linkTokens, setLeave) {
     if (seat === undefined) return;
     try {
       game = await withAllSeats(await api.act(id, action, api.heldSeats(id)[seat], seat));
-      positions = null;
       show();
     } catch (e) {
       message.replaceChildren(errorBox(e));
@@ -377,7 +383,6 @@ export async function gamePage(app, id, linkTokens, setLeave) {
     if (start) items.unshift(h('li', { class: 'filler', 'aria-hidden': 'true' }, h('span', { class: 'num' }, '1.'), '…'));
     moves.replaceChildren(...items);
     showReview();
-    if (shown !== null) positions = null;
 
     const held = api.heldSeats(id);
     const linkRow = (s, url, cls, label) => {
