@@ -24,6 +24,9 @@ pub struct EngineArgs {
     /// Transposition table size in megabytes.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub hash: u64,
+    /// Search threads (Lazy SMP).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: u64,
     /// Turn null-move pruning off.
     #[arg(long)]
     pub no_null: bool,
@@ -46,6 +49,7 @@ impl EngineArgs {
                 MultiAlgorithm::BestReply
             },
             hash_mb: self.hash as usize,
+            threads: self.threads as usize,
             ..Options::default()
         }
     }

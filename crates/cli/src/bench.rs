@@ -2,7 +2,7 @@
 //! second and the time to complete each depth.
 
 use quadrille_engine::embedded;
-use quadrille_search::{Limits, Searcher};
+use quadrille_search::{Limits, Options, Searcher};
 
 /// The variants to measure: those named, or every embedded one.
 pub fn names(variants: Vec<String>) -> Vec<String> {
@@ -14,8 +14,9 @@ pub fn names(variants: Vec<String>) -> Vec<String> {
 }
 
 /// Searches each start position for `ms` milliseconds with a fresh
-/// searcher and prints the speed and the time to each completed depth.
-pub fn search(variants: &[String], ms: u64) -> Result<(), String> {
+/// searcher of `threads` threads and prints the speed (of all threads) and
+/// the time to each completed depth.
+pub fn search(variants: &[String], ms: u64, threads: usize) -> Result<(), String> {
     outln!(
         "{:<18} {:>9} {:>5} {:>12} {:>9} {:>10}  time to depth (ms)",
         "variant",
@@ -27,7 +28,10 @@ pub fn search(variants: &[String], ms: u64) -> Result<(), String> {
     );
     for name in names(variants.to_vec()) {
         let v = embedded::variant(&name).map_err(|e| e.to_string())?;
-        let mut searcher = Searcher::default();
+        let mut searcher = Searcher::new(Options {
+            threads,
+            ..Options::default()
+        });
         let mut times = Vec::new();
         let r = searcher.search(&v.start(), &Limits::movetime(ms), &mut |r| {
             times.push(format!("{}:{}", r.depth, r.time.as_millis()));
@@ -42,6 +46,6 @@ pub fn search(variants: &[String], ms: u64) -> Result<(), String> {
             times.join(" ")
         );
     }
-    outln!("(one thread; depth = plies for two sides, layers for Best-Reply Search)");
+    outln!("({threads} thread(s); depth = plies for two sides, layers for Best-Reply Search)");
     Ok(())
 }

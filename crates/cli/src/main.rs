@@ -271,6 +271,9 @@ enum Command {
         /// reach each depth, searching this many milliseconds.
         #[arg(long, value_name = "MS")]
         search: Option<u64>,
+        /// With --search: search threads (Lazy SMP).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
     },
 }
 
@@ -606,12 +609,14 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Bench {
             variants,
             search: Some(ms),
+            threads,
             ..
-        } => bench::search(&variants, ms),
+        } => bench::search(&variants, ms, threads as usize),
         Command::Bench {
             variants,
             shallower,
             search: None,
+            ..
         } => {
             outln!(
                 "{:<18} {:>5} {:>14} {:>9} {:>14}",

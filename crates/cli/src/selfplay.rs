@@ -58,6 +58,11 @@ pub fn run(start: Position, s: &Settings) -> Result<(), String> {
             p.0 += game.points[0];
             p.1 += 1;
             bar.set_message(format!("score {:.1}/{}", p.0, p.1));
+            // Without a terminal (a long match in the background) the bar
+            // is hidden: a line per game keeps the running score readable.
+            if bar.is_hidden() && !s.quiet {
+                eprintln!("game {}: score {:.1}/{}", p.1, p.0, p.1);
+            }
         }
         bar.inc(1);
     });

@@ -53,7 +53,7 @@ pub mod variant;
 
 pub use fen::PositionError;
 pub use geometry::{Cell, CellSet, Geometry, Orientation};
-pub use mobility::{RayKind, RayView};
+pub use mobility::{Activity, RayKind, RayView};
 pub use movegen::Legality;
 pub use moves::{Move, MoveKind, MoveList};
 pub use notation::{CellName, Illegal, MoveError, MoveText, SyntaxError};

@@ -4,7 +4,7 @@
 //! without path rules, promotion, castling or legality: a cheap measure
 //! for an AI, not a move list.
 
-use crate::geometry::Cell;
+use crate::geometry::{Cell, CellSet};
 use crate::position::{army_of, Position};
 use crate::tables::Travel;
 use crate::variant::{PieceType, Variant};
@@ -100,6 +100,17 @@ impl Variant {
     }
 }
 
+/// What a piece does from its cell in a position: how many moves it has
+/// and which cells it attacks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Activity {
+    /// Pseudo-legal destinations (as [`Position::piece_mobility`]).
+    pub moves: u32,
+    /// Cells its capture rays reach: empty ones and the first piece on
+    /// each ray, whoever owns it (a piece defends its own army's pieces).
+    pub attacks: CellSet,
+}
+
 impl Position {
     /// Pseudo-legal destinations of the piece on `cell` if `player` moved
     /// it: empty cells its quiet rays reach and hostile pieces its capture
@@ -107,9 +118,16 @@ impl Position {
     /// promotion, en passant, castling and legality are ignored. 0 for an
     /// empty cell.
     pub fn piece_mobility(&self, cell: Cell, player: usize) -> u32 {
+        self.piece_activity(cell, player).moves
+    }
+
+    /// The piece on `cell`'s mobility and attacked cells if `player` moved
+    /// it (nothing for an empty cell).
+    pub fn piece_activity(&self, cell: Cell, player: usize) -> Activity {
+        let mut out = Activity::default();
         let code = self.board[cell as usize];
         if code == 0 {
-            return 0;
+            return out;
         }
         let v = &*self.variant;
         let t = &v.tables;
@@ -119,7 +137,6 @@ impl Position {
             x != 0 && enemies >> army_of(x) & 1 != 0
         };
         let kind = crate::position::kind_of(code);
-        let mut n = 0;
         for r in t.piece_rays(player, kind, cell) {
             let cells = &t.cells[r.start as usize..][..r.len as usize];
             match r.travel {
@@ -129,27 +146,34 @@ impl Position {
                         continue;
                     }
                     let to = cells[0];
+                    if r.capture {
+                        out.attacks.insert(to);
+                    }
                     if self.board[to as usize] == 0 {
-                        n += r.quiet as u32;
+                        out.moves += r.quiet as u32;
                     } else {
-                        n += (r.capture && hostile(to)) as u32;
+                        out.moves += (r.capture && hostile(to)) as u32;
                     }
                 }
                 Travel::Slide | Travel::Hop => {
                     let mut screens = if r.travel == Travel::Hop { 1 } else { 0 };
                     for &to in cells {
-                        if self.board[to as usize] == 0 {
-                            n += (r.quiet && screens == 0) as u32;
+                        let empty = self.board[to as usize] == 0;
+                        if r.capture && screens == 0 {
+                            out.attacks.insert(to);
+                        }
+                        if empty {
+                            out.moves += (r.quiet && screens == 0) as u32;
                         } else if screens > 0 {
                             screens -= 1;
                         } else {
-                            n += (r.capture && hostile(to)) as u32;
+                            out.moves += (r.capture && hostile(to)) as u32;
                             break;
                         }
                     }
                 }
             }
         }
-        n
+        out
     }
 }

@@ -72,6 +72,33 @@ fn piece_mobility_in_a_position() {
 }
 
 #[test]
+fn piece_activity_lists_attacked_cells() {
+    let v = embedded::variant("chess").unwrap();
+    let mut p = v.start();
+    let g = v.geometry.clone();
+    let cell = |n: &str| g.parse_cell(n).unwrap();
+    let names = |a: quadrille_engine::Activity| {
+        let mut n: Vec<String> = a.attacks.iter().map(|c| g.name(c).to_string()).collect();
+        n.sort();
+        n
+    };
+    p.play("e2e4").unwrap();
+    p.play("d7d5").unwrap();
+    // A Pawn attacks its two capture cells, not the cell it moves to.
+    let pawn = p.piece_activity(cell("e4"), 0);
+    assert_eq!(pawn.moves, 2);
+    assert_eq!(names(pawn), ["d5", "f5"]);
+    // The Knight on b1 defends d2 (its own Pawn) and attacks a3, c3.
+    assert_eq!(names(p.piece_activity(cell("b1"), 0)), ["a3", "c3", "d2"]);
+    // The Bishop's rays stop at the first piece: e2 d3 c4 b5 a6, and g2.
+    assert_eq!(
+        names(p.piece_activity(cell("f1"), 0)),
+        ["a6", "b5", "c4", "d3", "e2", "g2"]
+    );
+    assert_eq!(p.piece_activity(cell("e5"), 0), Default::default());
+}
+
+#[test]
 fn null_move_passes_the_turn_and_unmakes() {
     let v = embedded::variant("chess").unwrap();
     let fen = "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3";

@@ -16,6 +16,8 @@ use std::thread::Scope;
 
 const NAME: &str = concat!("Quadrille ", env!("CARGO_PKG_VERSION"));
 const MAX_HASH_MB: usize = 4096;
+/// Most search threads a GUI may ask for.
+pub(crate) const MAX_THREADS: usize = 256;
 
 /// Runs a UCI session until `quit` or the end of the input.
 pub fn run<R: BufRead, W: Write + Send>(input: R, output: W, catalog: Catalog) -> io::Result<()> {
@@ -120,6 +122,9 @@ where
             "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
             Options::default().hash_mb
         ))?;
+        self.say(format!(
+            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        ))?;
         self.say("option name Clear Hash type button")?;
         self.say("option name NullMove type check default true")?;
         self.say("option name LateMoveReductions type check default true")?;
@@ -162,6 +167,16 @@ where
                         format!("setoption Hash: `{value}` is not 1 to {MAX_HASH_MB}")
                     })?;
                 self.options.hash_mb = mb;
+            }
+            "threads" => {
+                let n: usize = value
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=MAX_THREADS).contains(n))
+                    .ok_or_else(|| {
+                        format!("setoption Threads: `{value}` is not 1 to {MAX_THREADS}")
+                    })?;
+                self.options.threads = n;
             }
             "clear hash" => self.thinker.with(|s| s.clear()),
             "nullmove" => self.options.null_move = flag(value)?,

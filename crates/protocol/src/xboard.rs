@@ -51,6 +51,7 @@ pub fn run<R: BufRead, W: Write + Send>(input: R, output: W, catalog: Catalog) -
             level: None,
             clock_cs: None,
             hash_mb: None,
+            threads: None,
             thinker: Thinker::new(Searcher::default()),
             cancel: Arc::new(AtomicBool::new(false)),
             out: &out,
@@ -85,6 +86,8 @@ struct Xboard<'a, 'scope, W: Write> {
     /// The engine's clock (centiseconds), from `time`.
     clock_cs: Option<u64>,
     hash_mb: Option<usize>,
+    /// Search threads (`cores`), if the GUI set them.
+    threads: Option<usize>,
     thinker: Thinker<'scope>,
     /// Set when the running search is called off: its move is dropped.
     cancel: Arc<AtomicBool>,
@@ -164,7 +167,9 @@ where
         let reply = match cmd {
             "xboard" | "?" | "random" | "hard" | "easy" | "computer" | "name" | "rating"
             | "ics" | "accepted" | "rejected" | "draw" | "hint" | "bk" | "white" | "black"
-            | "otim" | "cores" => Ok(()),
+            | "otim" => Ok(()),
+            "cores" => number(cmd, arg)
+                .map(|n| self.threads = Some((n.max(1) as usize).min(crate::uci::MAX_THREADS))),
             "protover" => self.features(),
             "new" => {
                 self.pos = self.variant.start();
@@ -259,7 +264,7 @@ where
         self.say("feature done=0")?;
         self.say(format!(
             "feature myname=\"{NAME}\" ping=1 setboard=1 playother=1 usermove=1 time=1 draw=0 \
-             sigint=0 sigterm=0 reuse=1 analyze=0 colors=0 san=0 name=0 memory=1 \
+             sigint=0 sigterm=0 reuse=1 analyze=0 colors=0 san=0 name=0 memory=1 smp=1 \
              variants=\"{}\"",
             variants.join(",")
         ))?;
@@ -341,10 +346,12 @@ where
         if self.force || self.engine != Some(self.pos.to_move()) || self.pos.outcome().is_some() {
             return Ok(());
         }
-        if let Some(mb) = self.hash_mb {
+        let (hash_mb, threads) = (self.hash_mb, self.threads);
+        if hash_mb.is_some() || threads.is_some() {
             self.thinker.with(|s| {
                 let mut o = *s.options();
-                o.hash_mb = mb;
+                o.hash_mb = hash_mb.unwrap_or(o.hash_mb);
+                o.threads = threads.unwrap_or(o.threads);
                 s.set_options(o);
             });
         }

@@ -103,6 +103,7 @@ position fen this is not a position
 position startpos moves e2e4 e7e5 e2e5
 position sideways
 setoption name Hash value -3
+setoption name Threads value 0
 setoption name UCI_Variant value avon
 setoption name Nonsense value 1
 setoption Hash 5
@@ -114,17 +115,38 @@ go depth 2
 ";
     let lines = session(script);
     let errs = errors(&lines);
-    assert_eq!(errs.len(), 10, "{errs:#?}");
+    assert_eq!(errs.len(), 11, "{errs:#?}");
     assert!(errs[0].contains("position string"), "{}", errs[0]);
     assert!(errs[1].contains("e2e5"), "{}", errs[1]);
+    assert!(errs[4].contains("Threads"), "{}", errs[4]);
     assert!(
-        errs[4].contains("UCI_Variant") && errs[4].contains("avon"),
+        errs[5].contains("UCI_Variant") && errs[5].contains("avon"),
         "{}",
-        errs[4]
+        errs[5]
     );
-    assert!(errs[9].contains("frobnicate"), "{}", errs[9]);
+    assert!(errs[10].contains("frobnicate"), "{}", errs[10]);
     assert!(lines.contains(&"readyok".to_string()));
     // The last good position stands: after 1. e4, Black moves, in chess.
+    let best = bestmoves(&lines);
+    assert_eq!(best.len(), 1, "{lines:?}");
+    assert!(legal("chess", None, &["e2e4"], &best[0]), "{best:?}");
+}
+
+#[test]
+fn several_threads_search() {
+    let lines =
+        session("uci\nsetoption name Threads value 3\nposition startpos moves e2e4\ngo depth 7\n");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name Threads type spin")),
+        "{lines:?}"
+    );
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 7 ")),
+        "{lines:?}"
+    );
     let best = bestmoves(&lines);
     assert_eq!(best.len(), 1, "{lines:?}");
     assert!(legal("chess", None, &["e2e4"], &best[0]), "{best:?}");

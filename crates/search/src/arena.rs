@@ -94,6 +94,7 @@ impl Contender {
                     *limits = Limits::level(number()?.min(255) as u8).with_stop(stop);
                 }
                 "hash" => options.hash_mb = number()?.clamp(1, 4096) as usize,
+                "threads" => options.threads = number()?.clamp(1, 256) as usize,
                 "null" => options.null_move = on()?,
                 "lmr" => options.lmr = on()?,
                 "mobility" => options.terms.mobility = on()?,

@@ -6,7 +6,7 @@
 use crate::values::Knowledge;
 use crate::weights::Weights;
 use quadrille_engine::variant::MAX_ARMIES;
-use quadrille_engine::{Position, Variant};
+use quadrille_engine::{Cell, CellSet, Position, Variant};
 use std::sync::Arc;
 
 /// Royal presence: no royal piece at home (the player drops out at their
@@ -27,6 +27,51 @@ impl Default for Terms {
         Terms {
             mobility: true,
             learnt: true,
+        }
+    }
+}
+
+/// What the armies attack, gathered while the pieces are counted.
+#[derive(Default)]
+struct Board {
+    /// Cells attacked by each army's pawns and other non-royal pieces.
+    attacks: [CellSet; MAX_ARMIES],
+    /// Cells attacked by each army's pawns.
+    pawn_attacks: [CellSet; MAX_ARMIES],
+    /// Each army's pawns.
+    pawns: [CellSet; MAX_ARMIES],
+    /// Each army's royal pieces and the cells next to them.
+    zone: [CellSet; MAX_ARMIES],
+    /// `[attacker][victim]`: attacks on the victim's zone, and the pieces
+    /// making them.
+    zone_hits: [[i32; MAX_ARMIES]; MAX_ARMIES],
+    zone_attackers: [[i32; MAX_ARMIES]; MAX_ARMIES],
+}
+
+impl Board {
+    fn royal_zones(&mut self, pos: &Position, k: &Knowledge, armies: usize) {
+        for a in 0..armies {
+            for r in pos.royal_cells(a as u8).iter().flat_map(|r| r.iter()) {
+                self.zone[a] = self.zone[a].union(&k.neighbours[r as usize]);
+                self.zone[a].insert(r);
+            }
+        }
+    }
+
+    /// A pawn of army `a` on `cell`, attacking `attacks`.
+    fn pawn(&mut self, a: usize, attacks: &CellSet, cell: Cell) {
+        self.pawn_attacks[a] = self.pawn_attacks[a].union(attacks);
+        self.attacks[a] = self.attacks[a].union(attacks);
+        self.pawns[a].insert(cell);
+    }
+
+    /// Another non-royal piece of army `a`, attacking `attacks`.
+    fn piece(&mut self, v: &Variant, a: usize, attacks: &CellSet) {
+        self.attacks[a] = self.attacks[a].union(attacks);
+        for e in (0..v.armies.len()).filter(|&e| v.hostile(a as u8, e as u8)) {
+            let hits = attacks.intersection(&self.zone[e]).len() as i32;
+            self.zone_hits[a][e] += hits;
+            self.zone_attackers[a][e] += (hits > 0) as i32;
         }
     }
 }
@@ -86,12 +131,25 @@ impl Eval {
     pub fn armies(&self, pos: &Position) -> [i32; MAX_ARMIES] {
         let v = &*self.variant;
         let k = &self.know;
+        let w = &self.weights;
+        let n = v.armies.len();
         let mut score = [0i32; MAX_ARMIES];
         // Royal pieces seek the centre only once the board empties, and
         // their safety matters while it is full: both wait for the phase.
         let mut royal_centre = [0i32; MAX_ARMIES];
         let mut material = 0;
-        for (a, s) in score.iter_mut().enumerate().take(v.armies.len()) {
+        // The terms that need attacks, pawns or royal zones (the variant's
+        // weights may leave them all off).
+        let extra = w.passed != 0
+            || w.supported != 0
+            || w.pawn_threat != 0
+            || w.hanging != 0
+            || w.king_attack != 0;
+        let mut board = Board::default();
+        if w.king_attack != 0 {
+            board.royal_zones(pos, k, n);
+        }
+        for (a, s) in score.iter_mut().enumerate().take(n) {
             let army = a as u8;
             let royal_types = k.royal_types[a];
             for c in pos.army_cells(army).iter() {
@@ -104,14 +162,26 @@ impl Eval {
                 *s += value;
                 if royal_types >> t & 1 != 0 {
                     royal_centre[a] += k.centre(owner, t, c);
-                } else if k.pawn_types >> t & 1 != 0 {
-                    *s += k.centre(owner, t, c) + k.promotion(owner, t, c);
-                } else {
-                    material += value;
-                    *s += k.centre(owner, t, c);
-                    if self.terms.mobility {
-                        *s += self.weights.mobility * pos.piece_mobility(c, owner) as i32;
+                    continue;
+                }
+                *s += k.centre(owner, t, c);
+                if k.pawn_types >> t & 1 != 0 {
+                    *s += k.promotion(owner, t, c);
+                    if extra {
+                        board.pawn(a, k.pawn_attacks(owner, t, c), c);
                     }
+                    continue;
+                }
+                material += value;
+                let moves = if extra {
+                    let act = pos.piece_activity(c, owner);
+                    board.piece(v, a, &act.attacks);
+                    act.moves
+                } else {
+                    pos.piece_mobility(c, owner)
+                };
+                if self.terms.mobility {
+                    *s += w.mobility * moves as i32;
                 }
             }
         }
@@ -120,12 +190,74 @@ impl Eval {
         } else {
             0
         };
-        for (a, s) in score.iter_mut().enumerate().take(v.armies.len()) {
-            *s += royal_centre[a] * (256 - phase) / 256;
-            *s += self.royal_safety(pos, a as u8) * phase / 256;
+        for a in 0..n {
+            score[a] += royal_centre[a] * (256 - phase) / 256;
+            score[a] += self.royal_safety(pos, a as u8) * phase / 256;
+            if extra {
+                self.pawns_threats_attacks(pos, a, &board, phase, &mut score);
+            }
         }
         self.add_presence(pos, &mut score);
         score
+    }
+
+    /// The terms read from [`Board`]: `army`'s passed and supported pawns,
+    /// its pieces threatened (bonuses to the hostile armies), and its
+    /// attacks near hostile royal pieces.
+    fn pawns_threats_attacks(
+        &self,
+        pos: &Position,
+        a: usize,
+        board: &Board,
+        phase: i32,
+        score: &mut [i32; MAX_ARMIES],
+    ) {
+        let v = &*self.variant;
+        let k = &self.know;
+        let w = &self.weights;
+        let army = a as u8;
+        let hostile = || (0..v.armies.len()).filter(move |&e| v.hostile(army, e as u8));
+        let mut hostile_pawns = CellSet::EMPTY;
+        for e in hostile() {
+            hostile_pawns = hostile_pawns.union(&board.pawns[e]);
+            // Attacks count more when several pieces make them.
+            let pressure = board.zone_hits[a][e] * board.zone_attackers[a][e].min(4);
+            score[a] += w.king_attack * pressure * phase / 256;
+        }
+        // Pawns: supported by a pawn, and passed (worth more as the board
+        // empties).
+        for c in board.pawns[a].iter() {
+            if board.pawn_attacks[a].contains(c) {
+                score[a] += w.supported;
+            }
+            let t = pos.piece_at(c).map_or(0, |p| p.kind);
+            let owner = k.owner(army, c);
+            if k.passed_span(owner, t, c)
+                .intersection(&hostile_pawns)
+                .is_empty()
+            {
+                score[a] += w.passed * k.promotion(owner, t, c) * (512 - phase) / (256 * 100);
+            }
+        }
+        // Threats to this army's pieces: a non-pawn attacked by a pawn, a
+        // piece attacked and not defended.
+        let royal_types = k.royal_types[a];
+        for c in pos.army_cells(army).iter() {
+            let t = pos.piece_at(c).map_or(0, |p| p.kind);
+            if royal_types >> t & 1 != 0 {
+                continue;
+            }
+            let pawn = k.pawn_types >> t & 1 != 0;
+            let defended = board.attacks[a].contains(c);
+            for e in hostile() {
+                if !pawn && board.pawn_attacks[e].contains(c) {
+                    score[e] += w.pawn_threat;
+                }
+                if !defended && board.attacks[e].contains(c) {
+                    score[e] += w.hanging;
+                }
+            }
+        }
     }
 
     /// Shelter by own pieces next to each royal piece, and enemy pieces
@@ -209,9 +341,52 @@ impl Eval {
     }
 }
 
+/// Recent static scores by position key: a node's score is often asked for
+/// again (transpositions, re-searches, quiescence), and computing it walks
+/// every piece's moves.
+#[derive(Clone, Debug)]
+pub struct EvalCache {
+    entries: Vec<(u64, i32)>,
+}
+
+impl EvalCache {
+    /// Entries (a power of two): 1.5 MB.
+    const SIZE: usize = 1 << 16;
+
+    pub fn new() -> EvalCache {
+        EvalCache {
+            entries: vec![(0, 0); Self::SIZE],
+        }
+    }
+
+    /// The score stored for `key`, if any (a key of 0 is never stored).
+    #[inline]
+    pub fn get(&self, key: u64) -> Option<i32> {
+        let (k, s) = self.entries[key as usize & (Self::SIZE - 1)];
+        (k == key && key != 0).then_some(s)
+    }
+
+    #[inline]
+    pub fn put(&mut self, key: u64, score: i32) {
+        self.entries[key as usize & (Self::SIZE - 1)] = (key, score);
+    }
+
+    /// Forgets every score (the evaluation changed).
+    pub fn clear(&mut self) {
+        self.entries.fill((0, 0));
+    }
+}
+
+impl Default for EvalCache {
+    fn default() -> Self {
+        EvalCache::new()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::weights::Weights;
     use quadrille_engine::embedded;
 
     fn eval(name: &str) -> (Arc<Variant>, Eval) {
@@ -258,6 +433,57 @@ mod tests {
         .unwrap();
         let s = e.two_sided(&p);
         assert!(s > 200, "{s}");
+    }
+
+    /// The score of `fen` with only the named weight switched on among the
+    /// pawn, threat and king-attack terms, minus the score with none.
+    fn term(name: &str, fen: &str, weight: i32) -> i32 {
+        let v = embedded::variant("chess").unwrap();
+        let mut w = Weights {
+            passed: 0,
+            supported: 0,
+            pawn_threat: 0,
+            hanging: 0,
+            king_attack: 0,
+            ..Weights::default()
+        };
+        let off = Eval::with_weights(&v, Terms::default(), w.clone());
+        match name {
+            "passed" => w.passed = weight,
+            "supported" => w.supported = weight,
+            "pawn_threat" => w.pawn_threat = weight,
+            "hanging" => w.hanging = weight,
+            "king_attack" => w.king_attack = weight,
+            _ => unreachable!(),
+        }
+        let on = Eval::with_weights(&v, Terms::default(), w);
+        let p = Position::from_string(v, fen).unwrap();
+        on.two_sided(&p) - off.two_sided(&p)
+    }
+
+    #[test]
+    fn pawn_structure_threats_and_king_attack_count() {
+        // White's d5 is passed; Black's a7 and b7 are not (a2 and b2 face
+        // them) and b7 is not supported.
+        let passed = "4k3/pp6/8/3P4/8/8/PP6/4K3 w - - 0 1";
+        assert!(term("passed", passed, 100) > 0);
+        // Black's c6 stops it.
+        let stopped = "4k3/pp6/2p5/3P4/8/8/PP6/4K3 w - - 0 1";
+        assert_eq!(term("passed", stopped, 100), 0);
+        // b3 supports c4 (White, +1) against nothing for Black.
+        let chain = "4k3/p7/8/8/2P5/1P6/8/4K3 w - - 0 1";
+        assert_eq!(term("supported", chain, 10), 10);
+        // The pawn on e4 forks d5 and f5: two threats; the Knights are also
+        // undefended and attacked by it.
+        let fork = "4k3/8/8/3n1n2/4P3/8/8/4K3 w - - 0 1";
+        assert_eq!(term("pawn_threat", fork, 30), 60);
+        assert_eq!(term("hanging", fork, 7), 14);
+        // White's Queen on h5 bears on h7 and f7 next to Black's King; on
+        // a4 it does not.
+        let attack = "6k1/5ppp/8/7Q/8/8/5PPP/4R1K1 w - - 0 1";
+        let quiet = "6k1/5ppp/8/8/Q7/8/5PPP/4R1K1 w - - 0 1";
+        assert!(term("king_attack", attack, 10) > 0);
+        assert_eq!(term("king_attack", quiet, 10), 0);
     }
 
     #[test]

@@ -3,13 +3,15 @@
 //! A computer player for every Quadrille variant, built only on the
 //! engine's public interface:
 //!
-//! - an evaluation without hand tuning ([`eval`], [`values`]): piece values
+//! - an evaluation for any variant ([`eval`], [`values`]): piece values
 //!   from each piece's mobility on the variant's board (the variant file's
 //!   `value` overrides), piece-square terms, mobility, royal safety and
-//!   royal presence;
-//! - iterative deepening with a transposition table ([`tt`]), move ordering
-//!   (table move, captures by victim value, killers, history) and a
-//!   quiescence search;
+//!   royal presence; where a variant ships learnt weights ([`weights`]),
+//!   also passed and supported pawns, threats and attacks near royal
+//!   pieces;
+//! - iterative deepening with a transposition table ([`tt`]) shared by the
+//!   threads of a search (Lazy SMP), move ordering (table move, captures by
+//!   victim value, killers, history) and a quiescence search;
 //! - two sides (two armies, however many players move them): PVS with
 //!   null-move pruning and late move reductions;
 //! - more sides: Best-Reply Search (BRS+) or Paranoid;

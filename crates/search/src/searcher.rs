@@ -2,7 +2,7 @@
 //! variant (two sides: PVS; more: Best-Reply Search or Paranoid), runs
 //! iterative deepening within the limits and reports each iteration.
 
-use crate::eval::{Eval, Terms};
+use crate::eval::{Eval, EvalCache, Terms};
 use crate::limits::{Budget, Limits, MAX_DEPTH};
 use crate::ordering::Ordering;
 use crate::params::Params;
@@ -69,6 +69,8 @@ pub struct Options {
     pub multi: MultiAlgorithm,
     /// Transposition table size.
     pub hash_mb: usize,
+    /// Threads searching at once (Lazy SMP).
+    pub threads: usize,
     /// Evaluation terms.
     pub terms: Terms,
     /// Margins and constants of the search.
@@ -82,6 +84,7 @@ impl Default for Options {
             lmr: true,
             multi: MultiAlgorithm::BestReply,
             hash_mb: 16,
+            threads: 1,
             terms: Terms::default(),
             params: Params::default(),
         }
@@ -120,7 +123,7 @@ impl SearchResult {
 /// history between moves; it is `Send`, so it can run on any thread.
 pub struct Searcher {
     pub(crate) options: Options,
-    pub(crate) tt: Table,
+    pub(crate) tt: Arc<Table>,
     pub(crate) eval: Option<Eval>,
     /// The evaluation's piece values (a copy, for borrowing beside
     /// `order`).
@@ -149,6 +152,12 @@ pub struct Searcher {
     pub(crate) evals: Vec<i32>,
     /// Late move reductions by depth * 64 + move number.
     pub(crate) reductions: Vec<u8>,
+    /// Two sides: recent static scores.
+    pub(crate) eval_cache: EvalCache,
+    /// Lazy SMP: the helper searchers (kept between searches for their
+    /// history), and this searcher's number among them (0: the main one).
+    helpers: Vec<Searcher>,
+    helper: usize,
 }
 
 /// The late move reductions for the parameters.
@@ -174,7 +183,7 @@ impl Default for Searcher {
 impl Searcher {
     pub fn new(options: Options) -> Searcher {
         Searcher {
-            tt: Table::new(options.hash_mb),
+            tt: Arc::new(Table::new(options.hash_mb)),
             options,
             eval: None,
             values: Vec::new(),
@@ -194,6 +203,9 @@ impl Searcher {
             iteration_depth: 0,
             evals: vec![0; MAX_PLY + 1],
             reductions: reductions(&options.params),
+            eval_cache: EvalCache::new(),
+            helpers: Vec::new(),
+            helper: 0,
         }
     }
 
@@ -204,10 +216,11 @@ impl Searcher {
     /// Changes the settings (a new table size clears the table).
     pub fn set_options(&mut self, options: Options) {
         if options.hash_mb != self.options.hash_mb {
-            self.tt = Table::new(options.hash_mb);
+            self.tt = Arc::new(Table::new(options.hash_mb));
         }
         if options.terms != self.options.terms {
             self.eval = None;
+            self.eval_cache.clear();
         }
         if options.params != self.options.params {
             self.reductions = reductions(&options.params);
@@ -217,6 +230,7 @@ impl Searcher {
 
     /// Forgets everything learnt (a new game).
     pub fn clear(&mut self) {
+        self.helpers.clear();
         self.tt.clear();
         if let Some(e) = &self.eval {
             let v = e.variant.clone();
@@ -236,7 +250,10 @@ impl Searcher {
             self.values = eval.know.value.clone();
             self.eval = Some(eval);
             self.order.reset(v.players.len(), v.geometry.size());
-            self.tt.clear();
+            if self.helper == 0 {
+                self.tt.clear();
+            }
+            self.eval_cache.clear();
         }
         self.eval.as_ref().expect("just built")
     }
@@ -254,8 +271,54 @@ impl Searcher {
     }
 
     /// Like [`Searcher::best_move`], calling `report` after every completed
-    /// iteration (for thinking output).
+    /// iteration (for thinking output). With `threads` above one, helper
+    /// threads search the same position at once and share the table (Lazy
+    /// SMP): what they find reaches this search through it.
     pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        report: &mut dyn FnMut(&SearchResult),
+    ) -> SearchResult {
+        let threads = self.options.threads.max(1);
+        if threads == 1 {
+            return self.search_one(pos, limits, report);
+        }
+        let mut helpers = std::mem::take(&mut self.helpers);
+        helpers.truncate(threads - 1);
+        let options = Options {
+            threads: 1,
+            ..self.options
+        };
+        while helpers.len() < threads - 1 {
+            let mut h = Searcher::new(options);
+            h.helper = helpers.len() + 1;
+            helpers.push(h);
+        }
+        let done = Arc::new(AtomicBool::new(false));
+        let helper_limits = Limits {
+            depth: limits.depth,
+            ..Limits::infinite()
+        }
+        .with_stop(done.clone());
+        let mut result = std::thread::scope(|scope| {
+            for h in helpers.iter_mut() {
+                h.options = options;
+                h.tt = self.tt.clone();
+                let (pos, limits) = (pos.clone(), helper_limits.clone());
+                scope.spawn(move || h.search_one(&pos, &limits, &mut |_| {}));
+            }
+            let r = self.search_one(pos, limits, report);
+            done.store(true, AtomicOrdering::Relaxed);
+            r
+        });
+        result.nodes += helpers.iter().map(|h| h.nodes).sum::<u64>();
+        self.helpers = helpers;
+        result
+    }
+
+    /// One thread's search.
+    fn search_one(
         &mut self,
         pos: &Position,
         limits: &Limits,
@@ -266,7 +329,9 @@ impl Searcher {
         let v = pos.variant().clone();
         let algorithm = Algorithm::for_variant(&v, self.options.multi);
         self.algorithm = algorithm;
-        self.tt.new_search();
+        if self.helper == 0 {
+            self.tt.new_search();
+        }
         self.order.new_search();
         self.nodes = 0;
         self.seldepth = 0;
@@ -304,6 +369,11 @@ impl Searcher {
         };
         let mut last_score = 0;
         for depth in 1..=max_depth {
+            // Every other helper skips every other depth, so that the
+            // threads spread over more than one iteration.
+            if self.helper % 2 == 1 && depth % 2 == 1 && depth > 1 && depth < max_depth {
+                continue;
+            }
             let score = match algorithm {
                 Algorithm::Pvs => self.aspiration(&mut pos, &mut root, depth as i32, last_score),
                 _ => self.root_multi(&mut pos, &mut root, depth as i32, -INFINITY, INFINITY),

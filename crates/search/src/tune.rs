@@ -196,6 +196,11 @@ fn knobs(v: &Arc<Variant>, start: &Weights) -> Vec<Knob> {
     scalar!(shelter, 3);
     scalar!(tropism, 3);
     scalar!(tempo, 5);
+    scalar!(passed, 15);
+    scalar!(supported, 3);
+    scalar!(pawn_threat, 5);
+    scalar!(hanging, 5);
+    scalar!(king_attack, 2);
     k
 }
 

@@ -22,8 +22,14 @@ impl Searcher {
         self.reductions[depth.clamp(0, 63) as usize * 64 + moves.min(63)] as i32
     }
 
-    fn static_two(&self, pos: &Position) -> i32 {
-        self.ev().two_sided(pos)
+    fn static_two(&mut self, pos: &Position) -> i32 {
+        let key = pos.key();
+        if let Some(s) = self.eval_cache.get(key) {
+            return s;
+        }
+        let s = self.ev().two_sided(pos);
+        self.eval_cache.put(key, s);
+        s
     }
 
     /// Searches one child: negated when the other side moves next.

@@ -43,6 +43,18 @@ pub struct Knowledge {
     pub royal_types: Vec<u32>,
     /// Types that promote (their value grows on the way) or are pawns.
     pub pawn_types: u32,
+    /// Per pawn type: its slot in `passed_span` (`u8::MAX` for others).
+    pawn_slot: Vec<u8>,
+    /// How many types are pawn types.
+    pawn_kinds: usize,
+    /// `[(player * pawn kinds + slot) * ncells + cell]`: the cells where a
+    /// hostile pawn would stop this pawn's road to promotion (it stands on
+    /// the road or attacks the road or the pawn). No hostile pawn there:
+    /// the pawn is passed.
+    passed_span: Vec<CellSet>,
+    /// Same index: the cells the pawn attacks (on an empty board: pawns
+    /// leap, so the board changes nothing).
+    pawn_attacks: Vec<CellSet>,
 }
 
 impl Knowledge {
@@ -153,6 +165,7 @@ impl Knowledge {
         let royal_types = (0..v.armies.len())
             .map(|a| v.rules.royal.as_ref().map_or(0, |r| r.must_retain[a]) | presence)
             .collect();
+        let (pawn_slot, passed_span, pawn_attacks) = passed_spans(v, pawn_types);
         Knowledge {
             ncells,
             ntypes,
@@ -165,7 +178,27 @@ impl Knowledge {
             coords,
             royal_types,
             pawn_types,
+            pawn_kinds: pawn_types.count_ones() as usize,
+            pawn_slot,
+            passed_span,
+            pawn_attacks,
         }
+    }
+
+    /// The cells where a hostile pawn stops the pawn of type `kind` on
+    /// `cell`, moved by `player` (see `passed_span`).
+    #[inline]
+    pub fn passed_span(&self, player: usize, kind: PieceType, cell: Cell) -> &CellSet {
+        let slot = self.pawn_slot[kind as usize] as usize;
+        &self.passed_span[(player * self.pawn_kinds + slot) * self.ncells + cell as usize]
+    }
+
+    /// The cells the pawn of type `kind` on `cell` attacks, moved by
+    /// `player`.
+    #[inline]
+    pub fn pawn_attacks(&self, player: usize, kind: PieceType, cell: Cell) -> &CellSet {
+        let slot = self.pawn_slot[kind as usize] as usize;
+        &self.pawn_attacks[(player * self.pawn_kinds + slot) * self.ncells + cell as usize]
     }
 
     /// The player whose forward applies to `army`'s piece on `cell`.
@@ -229,6 +262,98 @@ fn promotion_target(v: &Variant, value: &[i32], player: usize) -> i32 {
         .collect();
     let average = freed.iter().sum::<i32>() / freed.len().max(1) as i32;
     best_choice.max(average)
+}
+
+/// Per type, its pawn slot; and per player, pawn type (by slot) and cell,
+/// the cells where a hostile pawn stops it ([`Knowledge::passed_span`])
+/// and the cells it attacks.
+fn passed_spans(v: &Variant, pawn_types: u32) -> (Vec<u8>, Vec<CellSet>, Vec<CellSet>) {
+    let n = v.geometry.size();
+    let kinds: Vec<PieceType> = (0..v.pieces.len() as PieceType)
+        .filter(|t| pawn_types >> t & 1 != 0)
+        .collect();
+    let mut slot = vec![u8::MAX; v.pieces.len()];
+    for (i, &t) in kinds.iter().enumerate() {
+        slot[t as usize] = i as u8;
+    }
+    // What each pawn type attacks from each cell, moved by each player.
+    let attacks = |t: PieceType, p: usize, c: Cell| {
+        let mut set = CellSet::EMPTY;
+        for r in v.rays(t, p, c).filter(|r| r.capture) {
+            match r.kind {
+                RayKind::Leap => r.cells.iter().take(1).for_each(|&x| set.insert(x)),
+                RayKind::Slide => r.cells.iter().for_each(|&x| set.insert(x)),
+                RayKind::Hop => r.cells.iter().skip(1).for_each(|&x| set.insert(x)),
+            }
+        }
+        set
+    };
+    let mut hostile_attacks: Vec<Vec<(Cell, CellSet)>> = Vec::new();
+    for p in 0..v.players.len() {
+        let army = v.players[p].army;
+        let mut list = Vec::new();
+        for q in (0..v.players.len()).filter(|&q| v.hostile(army, v.players[q].army)) {
+            for &u in &kinds {
+                for x in v.geometry.cells.iter() {
+                    list.push((x, attacks(u, q, x)));
+                }
+            }
+        }
+        hostile_attacks.push(list);
+    }
+    let zone = |p: usize| {
+        v.rules
+            .promotion
+            .as_ref()
+            .map_or(CellSet::EMPTY, |r| r.any_zone[p])
+    };
+    let mut spans = vec![CellSet::EMPTY; v.players.len() * kinds.len() * n];
+    let mut own_attacks = spans.clone();
+    for p in 0..v.players.len() {
+        let zone = zone(p);
+        for (i, &t) in kinds.iter().enumerate() {
+            for c in v.geometry.cells.iter() {
+                let road = road(v, t, p, c, &zone);
+                let guarded = road.union(&CellSet::single(c));
+                let mut span = road;
+                for (x, a) in &hostile_attacks[p] {
+                    if !a.intersection(&guarded).is_empty() {
+                        span.insert(*x);
+                    }
+                }
+                spans[(p * kinds.len() + i) * n + c as usize] = span;
+                own_attacks[(p * kinds.len() + i) * n + c as usize] = attacks(t, p, c);
+            }
+        }
+    }
+    (slot, spans, own_attacks)
+}
+
+/// The cells a piece reaches from `cell` by its moves that do not capture,
+/// one after another on an empty board, stopping in `zone` (where it
+/// promotes).
+fn road(v: &Variant, kind: PieceType, player: usize, cell: Cell, zone: &CellSet) -> CellSet {
+    let mut seen = CellSet::EMPTY;
+    let mut queue = vec![cell];
+    while let Some(c) = queue.pop() {
+        if c != cell && zone.contains(c) {
+            continue;
+        }
+        for r in v.rays(kind, player, c).filter(|r| r.quiet) {
+            let reach: &[Cell] = match r.kind {
+                RayKind::Leap => &r.cells[..1.min(r.cells.len())],
+                RayKind::Slide => r.cells,
+                RayKind::Hop => &[],
+            };
+            for &x in reach {
+                if x != cell && !seen.contains(x) {
+                    seen.insert(x);
+                    queue.push(x);
+                }
+            }
+        }
+    }
+    seen
 }
 
 /// Per cell: the fewest moves (at least one) a piece of this type, moved by
@@ -321,6 +446,30 @@ mod tests {
         let n = v.piece_by_letter('N').unwrap();
         assert!(k.centre(0, n, g.parse_cell("d4").unwrap()) > 0);
         assert!(k.centre(0, n, g.parse_cell("a1").unwrap()) < 0);
+    }
+
+    #[test]
+    fn a_pawn_is_stopped_by_hostile_pawns_ahead_or_beside_its_road() {
+        let (v, k) = values("chess");
+        let p = v.piece_by_letter('P').unwrap();
+        let g = &v.geometry;
+        let cell = |n: &str| g.parse_cell(n).unwrap();
+        let names = |set: &CellSet| {
+            let mut n: Vec<String> = set.iter().map(|c| g.name(c).to_string()).collect();
+            n.sort();
+            n
+        };
+        // White's e5: the road e6 e7 e8, and the cells from which Black's
+        // pawns attack e5, e6 or e7.
+        assert_eq!(
+            names(k.passed_span(0, p, cell("e5"))),
+            ["d6", "d7", "d8", "e6", "e7", "e8", "f6", "f7", "f8"]
+        );
+        // Black's d4 looks the other way.
+        assert_eq!(
+            names(k.passed_span(1, p, cell("d4"))),
+            ["c1", "c2", "c3", "d1", "d2", "d3", "e1", "e2", "e3"]
+        );
     }
 
     #[test]

@@ -14,6 +14,14 @@
 //! shelter = 12      # per own piece next to a royal piece (three count)
 //! tropism = 10      # per enemy piece near a royal piece, times (3 - distance)
 //! tempo = 10        # for the player to move (two sides)
+//! # The terms below are off (0) unless a file sets them: each was kept
+//! # only where a match measured a gain (docs/performance.md).
+//! passed = 100      # percent of the road-to-promotion bonus a passed pawn adds
+//! supported = 8     # per pawn attacked (defended) by a pawn of its army
+//! pawn_threat = 40  # per hostile non-pawn piece attacked by a pawn
+//! hanging = 15      # per hostile piece attacked and not defended
+//! king_attack = 2   # per attack on the cells around a hostile royal piece,
+//!                   # times the number of pieces attacking there (four count)
 //! [values]          # centipawns per piece letter
 //! P = 100
 //! ```
@@ -32,6 +40,11 @@ pub struct Weights {
     pub shelter: i32,
     pub tropism: i32,
     pub tempo: i32,
+    pub passed: i32,
+    pub supported: i32,
+    pub pawn_threat: i32,
+    pub hanging: i32,
+    pub king_attack: i32,
     /// Piece values by letter; missing letters keep the derived value.
     /// (Last: a TOML table follows the plain values.)
     pub values: BTreeMap<String, i32>,
@@ -47,6 +60,11 @@ impl Default for Weights {
             shelter: 12,
             tropism: 10,
             tempo: 10,
+            passed: 0,
+            supported: 0,
+            pawn_threat: 0,
+            hanging: 0,
+            king_attack: 0,
         }
     }
 }

@@ -147,6 +147,26 @@ fn a_stop_from_another_thread_ends_the_search_with_a_move() {
 }
 
 #[test]
+fn helper_threads_leave_legal_moves() {
+    for name in ["chess", "magna-carta", "avon", "ariana", "yang-aikou"] {
+        let v = embedded::variant(name).unwrap();
+        let options = Options {
+            threads: 3,
+            hash_mb: 2,
+            ..Options::default()
+        };
+        let mut searcher = Searcher::new(options);
+        for (i, pos) in positions(&v, 11, 80, 20).iter().enumerate() {
+            let what = format!("{name} position {i}, three threads");
+            assert_legal(&mut searcher, pos, &Limits::movetime(30), &what);
+        }
+        // A depth limit holds for the main thread (helpers skip depths).
+        let r = searcher.best_move(&v.start(), &Limits::depth(4));
+        assert_eq!(r.depth, 4, "{name}");
+    }
+}
+
+#[test]
 fn a_finished_game_has_no_move() {
     let v = embedded::variant("chess").unwrap();
     // Fool's mate: White is checkmated.

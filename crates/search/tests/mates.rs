@@ -3,7 +3,7 @@
 //! engine (so the test does not trust the search to judge itself).
 
 use quadrille_engine::{embedded, Move, Position};
-use quadrille_search::{result_for, score, Limits, Searcher};
+use quadrille_search::{result_for, score, Limits, Options, Searcher};
 use std::cmp::Ordering;
 
 /// Does the player to move win at once after `m`?
@@ -108,6 +108,23 @@ fn chess_mate_in_two() {
     );
     // Two rooks: a ladder along the edge.
     check_mate_in_two("chess", "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1");
+}
+
+#[test]
+fn helper_threads_find_the_same_mate() {
+    let v = embedded::variant("chess").unwrap();
+    let mut pos = Position::from_string(
+        v,
+        "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",
+    )
+    .unwrap();
+    let mut ai = Searcher::new(Options {
+        threads: 4,
+        ..Options::default()
+    });
+    let r = ai.best_move(&pos, &Limits::depth(5));
+    assert_eq!(score::mate_moves(r.score), Some(2), "score {}", r.score);
+    assert!(forces_mate_in_two(&mut pos, r.best.expect("a move")));
 }
 
 #[test]
