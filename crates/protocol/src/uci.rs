@@ -141,6 +141,13 @@ where
             Some((n, v)) => (n.trim(), v.trim()),
             None => (body.trim(), ""),
         };
+        // A spin option's value, 1 to `max`.
+        let spin = |option: &str, v: &str, max: usize| {
+            v.parse()
+                .ok()
+                .filter(|n| (1..=max).contains(n))
+                .ok_or_else(|| format!("setoption {option}: `{v}` is not 1 to {max}"))
+        };
         let flag = |v: &str| match v {
             "true" => Ok(true),
             "false" => Ok(false),
@@ -158,26 +165,8 @@ where
                 self.pos = v.start();
                 self.variant = v;
             }
-            "hash" => {
-                let mb: usize = value
-                    .parse()
-                    .ok()
-                    .filter(|mb| (1..=MAX_HASH_MB).contains(mb))
-                    .ok_or_else(|| {
-                        format!("setoption Hash: `{value}` is not 1 to {MAX_HASH_MB}")
-                    })?;
-                self.options.hash_mb = mb;
-            }
-            "threads" => {
-                let n: usize = value
-                    .parse()
-                    .ok()
-                    .filter(|n| (1..=MAX_THREADS).contains(n))
-                    .ok_or_else(|| {
-                        format!("setoption Threads: `{value}` is not 1 to {MAX_THREADS}")
-                    })?;
-                self.options.threads = n;
-            }
+            "hash" => self.options.hash_mb = spin("Hash", value, MAX_HASH_MB)?,
+            "threads" => self.options.threads = spin("Threads", value, MAX_THREADS)?,
             "clear hash" => self.thinker.with(|s| s.clear()),
             "nullmove" => self.options.null_move = flag(value)?,
             "latemovereductions" => self.options.lmr = flag(value)?,
