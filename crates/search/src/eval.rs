@@ -33,7 +33,7 @@ impl Default for Terms {
 
 /// What the armies attack, gathered while the pieces are counted.
 #[derive(Default)]
-struct Board {
+struct AttackMap {
     /// Cells attacked by each army's pawns and other non-royal pieces.
     attacks: [CellSet; MAX_ARMIES],
     /// Cells attacked by each army's pawns.
@@ -48,7 +48,7 @@ struct Board {
     zone_attackers: [[i32; MAX_ARMIES]; MAX_ARMIES],
 }
 
-impl Board {
+impl AttackMap {
     fn royal_zones(&mut self, pos: &Position, k: &Knowledge, armies: usize) {
         for a in 0..armies {
             for r in pos.royal_cells(a as u8).iter().flat_map(|r| r.iter()) {
@@ -145,9 +145,9 @@ impl Eval {
             || w.pawn_threat != 0
             || w.hanging != 0
             || w.king_attack != 0;
-        let mut board = Board::default();
+        let mut map = AttackMap::default();
         if w.king_attack != 0 {
-            board.royal_zones(pos, k, n);
+            map.royal_zones(pos, k, n);
         }
         for (a, s) in score.iter_mut().enumerate().take(n) {
             let army = a as u8;
@@ -168,14 +168,14 @@ impl Eval {
                 if k.pawn_types >> t & 1 != 0 {
                     *s += k.promotion(owner, t, c);
                     if extra {
-                        board.pawn(a, k.pawn_attacks(owner, t, c), c);
+                        map.pawn(a, k.pawn_attacks(owner, t, c), c);
                     }
                     continue;
                 }
                 material += value;
                 let moves = if extra {
                     let act = pos.piece_activity(c, owner);
-                    board.piece(v, a, &act.attacks);
+                    map.piece(v, a, &act.attacks);
                     act.moves
                 } else {
                     pos.piece_mobility(c, owner)
@@ -194,21 +194,21 @@ impl Eval {
             score[a] += royal_centre[a] * (256 - phase) / 256;
             score[a] += self.royal_safety(pos, a as u8) * phase / 256;
             if extra {
-                self.pawns_threats_attacks(pos, a, &board, phase, &mut score);
+                self.pawns_threats_attacks(pos, a, &map, phase, &mut score);
             }
         }
         self.add_presence(pos, &mut score);
         score
     }
 
-    /// The terms read from [`Board`]: `army`'s passed and supported pawns,
+    /// The terms read from the [`AttackMap`]: `army`'s passed and supported pawns,
     /// its pieces threatened (bonuses to the hostile armies), and its
     /// attacks near hostile royal pieces.
     fn pawns_threats_attacks(
         &self,
         pos: &Position,
         a: usize,
-        board: &Board,
+        map: &AttackMap,
         phase: i32,
         score: &mut [i32; MAX_ARMIES],
     ) {
@@ -219,15 +219,15 @@ impl Eval {
         let hostile = || (0..v.armies.len()).filter(move |&e| v.hostile(army, e as u8));
         let mut hostile_pawns = CellSet::EMPTY;
         for e in hostile() {
-            hostile_pawns = hostile_pawns.union(&board.pawns[e]);
+            hostile_pawns = hostile_pawns.union(&map.pawns[e]);
             // Attacks count more when several pieces make them.
-            let pressure = board.zone_hits[a][e] * board.zone_attackers[a][e].min(4);
+            let pressure = map.zone_hits[a][e] * map.zone_attackers[a][e].min(4);
             score[a] += w.king_attack * pressure * phase / 256;
         }
         // Pawns: supported by a pawn, and passed (worth more as the board
         // empties).
-        for c in board.pawns[a].iter() {
-            if board.pawn_attacks[a].contains(c) {
+        for c in map.pawns[a].iter() {
+            if map.pawn_attacks[a].contains(c) {
                 score[a] += w.supported;
             }
             let t = pos.piece_at(c).map_or(0, |p| p.kind);
@@ -248,12 +248,12 @@ impl Eval {
                 continue;
             }
             let pawn = k.pawn_types >> t & 1 != 0;
-            let defended = board.attacks[a].contains(c);
+            let defended = map.attacks[a].contains(c);
             for e in hostile() {
-                if !pawn && board.pawn_attacks[e].contains(c) {
+                if !pawn && map.pawn_attacks[e].contains(c) {
                     score[e] += w.pawn_threat;
                 }
-                if !defended && board.attacks[e].contains(c) {
+                if !defended && map.attacks[e].contains(c) {
                     score[e] += w.hanging;
                 }
             }
