@@ -68,7 +68,7 @@ impl AttackMap {
     /// Another non-royal piece of army `a`, attacking `attacks`.
     fn piece(&mut self, v: &Variant, a: usize, attacks: &CellSet) {
         self.attacks[a] = self.attacks[a].union(attacks);
-        for e in (0..v.armies.len()).filter(|&e| v.hostile(a as u8, e as u8)) {
+        for e in v.hostile_armies(a as u8) {
             let hits = attacks.intersection(&self.zone[e]).len() as i32;
             self.zone_hits[a][e] += hits;
             self.zone_attackers[a][e] += (hits > 0) as i32;
@@ -216,9 +216,8 @@ impl Eval {
         let k = &self.know;
         let w = &self.weights;
         let army = a as u8;
-        let hostile = || (0..v.armies.len()).filter(move |&e| v.hostile(army, e as u8));
         let mut hostile_pawns = CellSet::EMPTY;
-        for e in hostile() {
+        for e in v.hostile_armies(army) {
             hostile_pawns = hostile_pawns.union(&map.pawns[e]);
             // Attacks count more when several pieces make them.
             let pressure = map.zone_hits[a][e] * map.zone_attackers[a][e].min(4);
@@ -249,7 +248,7 @@ impl Eval {
             }
             let pawn = k.pawn_types >> t & 1 != 0;
             let defended = map.attacks[a].contains(c);
-            for e in hostile() {
+            for e in v.hostile_armies(army) {
                 if !pawn && map.pawn_attacks[e].contains(c) {
                     score[e] += w.pawn_threat;
                 }

@@ -182,8 +182,13 @@ impl Default for Searcher {
 
 impl Searcher {
     pub fn new(options: Options) -> Searcher {
+        Searcher::with_table(options, Arc::new(Table::new(options.hash_mb)))
+    }
+
+    /// A searcher using `tt` (Lazy SMP's helpers share the main one's).
+    fn with_table(options: Options, tt: Arc<Table>) -> Searcher {
         Searcher {
-            tt: Arc::new(Table::new(options.hash_mb)),
+            tt,
             options,
             eval: None,
             values: Vec::new(),
@@ -219,8 +224,8 @@ impl Searcher {
             self.tt = Arc::new(Table::new(options.hash_mb));
         }
         if options.terms != self.options.terms {
+            // Rebuilt, with an empty cache, at the next search.
             self.eval = None;
-            self.eval_cache.clear();
         }
         if options.params != self.options.params {
             self.reductions = reductions(&options.params);
@@ -291,7 +296,7 @@ impl Searcher {
             ..self.options
         };
         while helpers.len() < threads - 1 {
-            let mut h = Searcher::new(options);
+            let mut h = Searcher::with_table(options, self.tt.clone());
             h.helper = helpers.len() + 1;
             helpers.push(h);
         }

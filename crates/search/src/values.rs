@@ -276,57 +276,57 @@ fn passed_spans(v: &Variant, pawn_types: u32) -> (Vec<u8>, Vec<CellSet>, Vec<Cel
     for (i, &t) in kinds.iter().enumerate() {
         slot[t as usize] = i as u8;
     }
-    // What each pawn type attacks from each cell, moved by each player.
-    let attacks = |t: PieceType, p: usize, c: Cell| {
+    // What each pawn type attacks from each cell, moved by each player
+    // (`[(player * kinds + slot) * n + cell]`, as in `Knowledge`).
+    let index = |p: usize, i: usize, c: Cell| (p * kinds.len() + i) * n + c as usize;
+    let mut attacks = vec![CellSet::EMPTY; v.players.len() * kinds.len() * n];
+    for p in 0..v.players.len() {
+        for (i, &t) in kinds.iter().enumerate() {
+            for c in v.geometry.cells.iter() {
+                let set = &mut attacks[index(p, i, c)];
+                for r in v.rays(t, p, c).filter(|r| r.capture) {
+                    let reach = match r.kind {
+                        RayKind::Leap => &r.cells[..1.min(r.cells.len())],
+                        RayKind::Slide => r.cells,
+                        RayKind::Hop => r.cells.get(1..).unwrap_or(&[]),
+                    };
+                    reach.iter().for_each(|&x| set.insert(x));
+                }
+            }
+        }
+    }
+    // The cells from which a pawn of one of the `hostile` players attacks
+    // one of the `guarded` cells.
+    let stoppers = |hostile: u8, guarded: &CellSet| {
         let mut set = CellSet::EMPTY;
-        for r in v.rays(t, p, c).filter(|r| r.capture) {
-            match r.kind {
-                RayKind::Leap => r.cells.iter().take(1).for_each(|&x| set.insert(x)),
-                RayKind::Slide => r.cells.iter().for_each(|&x| set.insert(x)),
-                RayKind::Hop => r.cells.iter().skip(1).for_each(|&x| set.insert(x)),
+        for q in (0..v.players.len()).filter(|q| hostile >> q & 1 != 0) {
+            for (u, x) in
+                (0..kinds.len()).flat_map(|u| v.geometry.cells.iter().map(move |x| (u, x)))
+            {
+                if !attacks[index(q, u, x)].intersection(guarded).is_empty() {
+                    set.insert(x);
+                }
             }
         }
         set
     };
-    let mut hostile_attacks: Vec<Vec<(Cell, CellSet)>> = Vec::new();
+    let mut spans = vec![CellSet::EMPTY; attacks.len()];
     for p in 0..v.players.len() {
-        let army = v.players[p].army;
-        let mut list = Vec::new();
-        for q in (0..v.players.len()).filter(|&q| v.hostile(army, v.players[q].army)) {
-            for &u in &kinds {
-                for x in v.geometry.cells.iter() {
-                    list.push((x, attacks(u, q, x)));
-                }
-            }
-        }
-        hostile_attacks.push(list);
-    }
-    let zone = |p: usize| {
-        v.rules
+        let zone = v
+            .rules
             .promotion
             .as_ref()
-            .map_or(CellSet::EMPTY, |r| r.any_zone[p])
-    };
-    let mut spans = vec![CellSet::EMPTY; v.players.len() * kinds.len() * n];
-    let mut own_attacks = spans.clone();
-    for p in 0..v.players.len() {
-        let zone = zone(p);
+            .map_or(CellSet::EMPTY, |r| r.any_zone[p]);
+        let hostile = v.hostile_players[v.players[p].army as usize];
         for (i, &t) in kinds.iter().enumerate() {
             for c in v.geometry.cells.iter() {
                 let road = road(v, t, p, c, &zone);
                 let guarded = road.union(&CellSet::single(c));
-                let mut span = road;
-                for (x, a) in &hostile_attacks[p] {
-                    if !a.intersection(&guarded).is_empty() {
-                        span.insert(*x);
-                    }
-                }
-                spans[(p * kinds.len() + i) * n + c as usize] = span;
-                own_attacks[(p * kinds.len() + i) * n + c as usize] = attacks(t, p, c);
+                spans[index(p, i, c)] = road.union(&stoppers(hostile, &guarded));
             }
         }
     }
-    (slot, spans, own_attacks)
+    (slot, spans, attacks)
 }
 
 /// The cells a piece reaches from `cell` by its moves that do not capture,

@@ -225,12 +225,9 @@ async fn a_flag_falls_when_time_runs_out_and_the_ai_keeps_to_its_clock() {
     assert_eq!((s, code(&e)), (StatusCode::CONFLICT, "game_over"));
 
     // The record carries the clock; an import gets it back.
-    let resp = app.get_raw(&format!("/api/games/{id}/record")).await;
-    let bytes = http_body_util::BodyExt::collect(resp.into_body())
-        .await
-        .unwrap()
-        .to_bytes();
-    let record = String::from_utf8(bytes.to_vec()).unwrap();
+    let (s, record) = app.get(&format!("/api/games/{id}/record")).await;
+    assert_eq!(s, StatusCode::OK);
+    let record = record.as_str().expect("a text body").to_string();
     assert!(record.contains("clock: move 1000"), "{record}");
     let (s, back) = app
         .post("/api/games/import", json!({"record": record}))
@@ -328,13 +325,9 @@ async fn notation_pgn_and_review_positions() {
         .map(|m| m["san"].as_str().unwrap())
         .collect();
     assert_eq!(sans, ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]);
-    let resp = app.get_raw(&format!("/api/games/{id}/pgn")).await;
-    assert_eq!(resp.status(), StatusCode::OK);
-    let bytes = http_body_util::BodyExt::collect(resp.into_body())
-        .await
-        .unwrap()
-        .to_bytes();
-    let pgn = String::from_utf8(bytes.to_vec()).unwrap();
+    let (s, pgn) = app.get(&format!("/api/games/{id}/pgn")).await;
+    assert_eq!(s, StatusCode::OK);
+    let pgn = pgn.as_str().expect("a text body");
     assert!(pgn.contains("[Variant \"chess\"]"), "{pgn}");
     assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
     assert!(

@@ -488,6 +488,11 @@ impl Variant {
         self.enemies[a as usize] >> b & 1 != 0
     }
 
+    /// The armies whose pieces the army of `a` captures.
+    pub fn hostile_armies(&self, a: u8) -> impl Iterator<Item = usize> + '_ {
+        (0..self.armies.len()).filter(move |&b| self.hostile(a, b as u8))
+    }
+
     /// Number of players.
     pub fn player_count(&self) -> usize {
         self.players.len()
