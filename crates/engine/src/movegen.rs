@@ -6,7 +6,7 @@ use crate::geometry::{Cell, CellSet};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{army_of, kind_of, Position};
 use crate::tables::Travel;
-use crate::variant::{Attackers, PieceType, TypeMask};
+use crate::variant::{Attackers, DoubleStep, PieceType, TypeMask};
 
 /// Per-position facts for judging moves one at a time
 /// ([`Position::legality`], [`Position::is_legal`]).
@@ -62,10 +62,21 @@ impl MateCells {
     }
 }
 
+/// What the moves of every piece of the player to move share.
+struct PieceGen<'a> {
+    /// Bit set of the armies the mover may capture.
+    enemies: u8,
+    ep: Option<(Cell, Cell)>,
+    ep_types: TypeMask,
+    double_step: Option<&'a DoubleStep>,
+}
+
 /// What `push_special` needs to know about the piece being moved.
 struct PushSite {
     player: usize,
     home_rule: bool,
+    /// The path rules allow every move from here (`Tables::path_free`).
+    free: bool,
     kind: PieceType,
     from: Cell,
     choices: TypeMask,
@@ -170,6 +181,7 @@ impl Position {
             }
         }
         !v.rules.paths.active
+            || v.tables.path_free(player, kind, from)
             || self.path_allowed(player, false, kind, from, passed, to, slides, true)
     }
 
@@ -187,10 +199,18 @@ impl Position {
     }
 
     fn attacked<const PATHS: bool>(&self, cell: Cell, player: usize) -> bool {
-        if self.leap_attack::<PATHS>(cell, player, TypeMask::MAX) {
+        let v = &*self.variant;
+        let t = &v.tables;
+        let army = v.players[player].army;
+        let mine = &self.army_cells[army as usize];
+        // No piece of theirs where a leap (a line) could come from: the
+        // common case far from the attacker's army, one set test.
+        let [leaps, lines] = &t.attacks[player].reach[cell as usize];
+        if !leaps.intersection(mine).is_empty()
+            && self.leap_attack::<PATHS>(cell, player, TypeMask::MAX)
+        {
             return true;
         }
-        let v = &*self.variant;
         if PATHS {
             if let Some(f) = &v.rules.facing {
                 if self.faced(cell, player, f.pieces) {
@@ -198,9 +218,9 @@ impl Position {
                 }
             }
         }
-        let t = &v.tables;
-        let army = v.players[player].army;
-        let mine = &self.army_cells[army as usize];
+        if lines.intersection(mine).is_empty() {
+            return false;
+        }
         for l in &t.attacks[player].lines {
             // A ray with no piece of the attacker's army on it holds no
             // attacker: skip it without walking it.
@@ -323,6 +343,7 @@ impl Position {
     ) {
         let from = site.from;
         if self.variant.rules.paths.active
+            && !site.free
             && !self.path_allowed(
                 site.player,
                 site.home_rule,
@@ -373,7 +394,8 @@ impl Position {
     }
 
     /// The path rules of the variant: may `player` move a piece of type
-    /// `kind` from `from` over `passed` to `to`?
+    /// `kind` from `from` over `passed` to `to`? ([`PathRules::allows`]
+    /// and the home rule, which depends on who is still in the game.)
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn path_allowed(
         &self,
@@ -387,46 +409,13 @@ impl Position {
         capture: bool,
     ) -> bool {
         let v = &*self.variant;
-        let r = &v.rules.paths;
         let home = &v.players[player].home;
         if home_rule && !home.contains(from) && !home.contains(to) {
             return false;
         }
-        let touches = |s: &CellSet| {
-            s.contains(from) || s.contains(to) || passed.iter().any(|&c| s.contains(c))
-        };
-        for b in &r.boundaries {
-            if touches(&b.sides[0]) && touches(&b.sides[1]) {
-                let inside = |side: &CellSet| touches(&side.intersection(&b.require));
-                if !(inside(&b.sides[0]) && inside(&b.sides[1])) {
-                    return false;
-                }
-            }
-        }
-        if let Some(c) = &r.camps {
-            let camp_of = |x: Cell| c.camps.iter().position(|s| s.contains(x));
-            if let (Some(a), Some(b)) = (camp_of(from), camp_of(to)) {
-                if a != b && !(slides && passed.iter().any(|&x| c.via.contains(x))) {
-                    return false;
-                }
-            }
-        }
-        if r.rivers
-            .as_ref()
-            .is_some_and(|rv| !rv.allows(player, kind, from, to))
-        {
-            return false;
-        }
-        if capture
-            && r.no_capture_into
-                .iter()
-                .any(|n| n.pieces >> kind & 1 != 0 && n.cells[player].contains(to))
-        {
-            return false;
-        }
-        !r.confine
-            .iter()
-            .any(|c| c.pieces >> kind & 1 != 0 && !c.cells[player].contains(to))
+        v.rules
+            .paths
+            .allows(player, kind, from, passed, to, slides, capture)
     }
 
     /// The players who threaten the royal pieces of the player to move.
@@ -472,7 +461,6 @@ impl Position {
         let player = self.to_move as usize;
         let army = v.players[player].army;
         let enemies = v.enemies[army as usize];
-        let hostile = |code: u8| enemies >> army_of(code) & 1 != 0;
         let promotion = v.rules.promotion.as_ref();
         let choices = if promotion.is_some() {
             self.promotion_mask(player)
@@ -483,6 +471,12 @@ impl Position {
         let ds = v.rules.double_step.as_ref();
         let ep_types = ds.map_or(0, |d| d.pieces);
         let home_rule = v.rules.paths.home_moves && self.teammate_in(player);
+        let gen = PieceGen {
+            enemies,
+            ep,
+            ep_types,
+            double_step: ds,
+        };
 
         for from in self.army_cells[army as usize].iter() {
             let first = list.len();
@@ -496,139 +490,27 @@ impl Position {
             let site = PushSite {
                 player,
                 home_rule,
+                free: !v.rules.paths.active || !home_rule && t.path_free(player, kind, from),
                 kind,
                 from,
                 choices,
             };
-            // `passed`: the cells a slide or hop crosses before `to`.
-            let pusher = Pusher::<PATHS> {
-                pos: self,
-                site: &site,
-                promoting,
-            };
-            for ray in t.piece_rays(player, kind, from) {
-                let cells = &t.cells[ray.start as usize..][..ray.len as usize];
-                match ray.travel {
-                    Travel::Leap => {
-                        if ray.lame_len != 0
-                            && !self.all_empty(
-                                &t.cells[ray.lame_start as usize..][..ray.lame_len as usize],
-                            )
-                        {
-                            continue;
-                        }
-                        let to = cells[0];
-                        let target = self.board[to as usize];
-                        if target == 0 {
-                            if ray.quiet {
-                                pusher.push(list, to, MoveKind::Normal, &[], false, false);
-                            } else if ray.capture
-                                && ep_types >> kind & 1 != 0
-                                && ep.is_some_and(|(e, victim)| {
-                                    e == to && hostile(self.board[victim as usize])
-                                })
-                            {
-                                pusher.push(list, to, MoveKind::EnPassant, &[], false, true);
-                            }
-                        } else if ray.capture && hostile(target) {
-                            pusher.push(list, to, MoveKind::Normal, &[], false, true);
-                        }
-                    }
-                    Travel::Slide => {
-                        for (i, &to) in cells.iter().enumerate() {
-                            let target = self.board[to as usize];
-                            if target == 0 {
-                                if ray.quiet {
-                                    pusher.push(
-                                        list,
-                                        to,
-                                        MoveKind::Normal,
-                                        &cells[..i],
-                                        true,
-                                        false,
-                                    );
-                                }
-                            } else {
-                                if ray.capture && hostile(target) {
-                                    pusher.push(
-                                        list,
-                                        to,
-                                        MoveKind::Normal,
-                                        &cells[..i],
-                                        true,
-                                        true,
-                                    );
-                                }
-                                break;
-                            }
-                        }
-                    }
-                    Travel::Hop => {
-                        let mut screen = false;
-                        for (i, &to) in cells.iter().enumerate() {
-                            let target = self.board[to as usize];
-                            if !screen {
-                                screen = target != 0;
-                            } else if target == 0 {
-                                if ray.quiet {
-                                    pusher.push(
-                                        list,
-                                        to,
-                                        MoveKind::Normal,
-                                        &cells[..i],
-                                        true,
-                                        false,
-                                    );
-                                }
-                            } else {
-                                if ray.capture && hostile(target) {
-                                    pusher.push(
-                                        list,
-                                        to,
-                                        MoveKind::Normal,
-                                        &cells[..i],
-                                        true,
-                                        true,
-                                    );
-                                }
-                                break;
-                            }
-                        }
-                    }
-                }
-            }
-            if let Some(d) = ds {
-                if d.pieces >> kind & 1 != 0 && d.from[player].contains(from) {
-                    let (dx, dy) = t.orientation[player][from as usize].rotate((0, 1));
-                    let g = &v.geometry;
-                    if let Some(mid) = g.offset(from, dx, dy) {
-                        if let Some(to) = g.offset(mid, dx, dy) {
-                            if self.board[mid as usize] == 0 && self.board[to as usize] == 0 {
-                                // A piece whose own moves include this step
-                                // (a `DD` pawn, say) already has the move:
-                                // make that one the double step, no twin.
-                                let own = d.twins >> kind & 1 != 0
-                                    && list.as_mut_slice()[first..]
-                                        .iter_mut()
-                                        .filter(|m| m.to == to && m.kind == MoveKind::Normal)
-                                        .fold(false, |_, m| {
-                                            m.kind = MoveKind::DoubleStep;
-                                            true
-                                        });
-                                if !own {
-                                    pusher.push(
-                                        list,
-                                        to,
-                                        MoveKind::DoubleStep,
-                                        &[mid],
-                                        true,
-                                        false,
-                                    );
-                                }
-                            }
-                        }
-                    }
-                }
+            // A piece the path rules may stop takes the general push for
+            // every move; any other the inlined one (promotion aside).
+            if PATHS && !site.free {
+                let pusher = Pusher::<true> {
+                    pos: self,
+                    site: &site,
+                    promoting,
+                };
+                self.piece_moves(list, &pusher, &gen, first);
+            } else {
+                let pusher = Pusher::<false> {
+                    pos: self,
+                    site: &site,
+                    promoting,
+                };
+                self.piece_moves(list, &pusher, &gen, first);
             }
         }
 
@@ -664,6 +546,111 @@ impl Position {
                 promotion: None,
                 kind: MoveKind::Castle(i as u8),
             });
+        }
+    }
+
+    /// The moves of one piece (`pusher.site`): its rays, then its double
+    /// step. `first`: where its moves begin in `list`.
+    #[inline(always)]
+    fn piece_moves<const PATHS: bool>(
+        &self,
+        list: &mut MoveList,
+        pusher: &Pusher<PATHS>,
+        gen: &PieceGen,
+        first: usize,
+    ) {
+        let v = &*self.variant;
+        let t = &v.tables;
+        let (player, kind, from) = (pusher.site.player, pusher.site.kind, pusher.site.from);
+        let (ep, ep_types, ds) = (gen.ep, gen.ep_types, gen.double_step);
+        let hostile = |code: u8| gen.enemies >> army_of(code) & 1 != 0;
+        for ray in t.piece_rays(player, kind, from) {
+            let cells = &t.cells[ray.start as usize..][..ray.len as usize];
+            match ray.travel {
+                Travel::Leap => {
+                    if ray.lame_len != 0
+                        && !self
+                            .all_empty(&t.cells[ray.lame_start as usize..][..ray.lame_len as usize])
+                    {
+                        continue;
+                    }
+                    let to = cells[0];
+                    let target = self.board[to as usize];
+                    if target == 0 {
+                        if ray.quiet {
+                            pusher.push(list, to, MoveKind::Normal, &[], false, false);
+                        } else if ray.capture
+                            && ep_types >> kind & 1 != 0
+                            && ep.is_some_and(|(e, victim)| {
+                                e == to && hostile(self.board[victim as usize])
+                            })
+                        {
+                            pusher.push(list, to, MoveKind::EnPassant, &[], false, true);
+                        }
+                    } else if ray.capture && hostile(target) {
+                        pusher.push(list, to, MoveKind::Normal, &[], false, true);
+                    }
+                }
+                Travel::Slide => {
+                    for (i, &to) in cells.iter().enumerate() {
+                        let target = self.board[to as usize];
+                        if target == 0 {
+                            if ray.quiet {
+                                pusher.push(list, to, MoveKind::Normal, &cells[..i], true, false);
+                            }
+                        } else {
+                            if ray.capture && hostile(target) {
+                                pusher.push(list, to, MoveKind::Normal, &cells[..i], true, true);
+                            }
+                            break;
+                        }
+                    }
+                }
+                Travel::Hop => {
+                    let mut screen = false;
+                    for (i, &to) in cells.iter().enumerate() {
+                        let target = self.board[to as usize];
+                        if !screen {
+                            screen = target != 0;
+                        } else if target == 0 {
+                            if ray.quiet {
+                                pusher.push(list, to, MoveKind::Normal, &cells[..i], true, false);
+                            }
+                        } else {
+                            if ray.capture && hostile(target) {
+                                pusher.push(list, to, MoveKind::Normal, &cells[..i], true, true);
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(d) = ds {
+            if d.pieces >> kind & 1 != 0 && d.from[player].contains(from) {
+                let (dx, dy) = t.orientation[player][from as usize].rotate((0, 1));
+                let g = &v.geometry;
+                if let Some(mid) = g.offset(from, dx, dy) {
+                    if let Some(to) = g.offset(mid, dx, dy) {
+                        if self.board[mid as usize] == 0 && self.board[to as usize] == 0 {
+                            // A piece whose own moves include this step
+                            // (a `DD` pawn, say) already has the move:
+                            // make that one the double step, no twin.
+                            let own = d.twins >> kind & 1 != 0
+                                && list.as_mut_slice()[first..]
+                                    .iter_mut()
+                                    .filter(|m| m.to == to && m.kind == MoveKind::Normal)
+                                    .fold(false, |_, m| {
+                                        m.kind = MoveKind::DoubleStep;
+                                        true
+                                    });
+                            if !own {
+                                pusher.push(list, to, MoveKind::DoubleStep, &[mid], true, false);
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -1047,8 +1034,8 @@ impl Position {
                 if la.lame_len != 0
                     && la.types & self.type_bit(la.from, next_army) != 0
                     && lame.iter().any(|&c| {
-                        let a = army_of(self.board[c as usize]);
-                        self.board[c as usize] != 0 && a != army && a != next_army
+                        let code = self.board[c as usize];
+                        code != 0 && army_of(code) != army && army_of(code) != next_army
                     })
                 {
                     return true;

@@ -331,7 +331,8 @@ impl Position {
             _ => to,
         };
         let captured = match mv.kind {
-            MoveKind::Castle(_) | MoveKind::Swap => 0,
+            // A drop-out's cells are placeholders: nothing is captured.
+            MoveKind::Castle(_) | MoveKind::Swap | MoveKind::DropOut => 0,
             _ => self.board[capture_cell as usize],
         };
         self.push_undo(mv, moved, captured, capture_cell);
@@ -388,7 +389,7 @@ impl Position {
         };
         let elimination = self.variant.rules.elimination;
         if elimination.capturable_royal || elimination.empty_army {
-            self.eliminate(elimination);
+            self.eliminate(elimination, captured != 0);
         }
         self.pass_turn();
     }
@@ -451,7 +452,7 @@ impl Position {
         }
         let elimination = self.variant.rules.elimination;
         if elimination.capturable_royal || elimination.empty_army {
-            self.eliminate(elimination);
+            self.eliminate(elimination, true);
         }
         self.pass_turn();
     }
@@ -467,7 +468,7 @@ impl Position {
         self.put_out(&[me]);
         let elimination = self.variant.rules.elimination;
         if elimination.capturable_royal || elimination.empty_army {
-            self.eliminate(elimination);
+            self.eliminate(elimination, true);
         }
         self.pass_turn();
     }
@@ -495,14 +496,17 @@ impl Position {
     /// place. `mover_exposed` records whether the mover's own royal piece
     /// was capturable after any step that put players out (`None` when
     /// none did: the position the move left is judged by the legality
-    /// test itself).
-    fn eliminate(&mut self, rule: crate::variant::Elimination) {
+    /// test itself). `removed`: did pieces leave the board (a capture, a
+    /// drop-out, a resignation)? Only then can an army or a type be gone.
+    fn eliminate(&mut self, rule: crate::variant::Elimination, removed: bool) {
         self.mover_exposed = None;
         let me = self.to_move;
         let n = self.variant.players.len() as u8;
         let mut dead = [0u8; MAX_PLAYERS];
         let mut n_dead = 0;
-        for q in (0..n).filter(|&q| q != me && self.out >> q & 1 == 0) {
+        // Only a piece leaving the board can empty an army or end a type.
+        let losers = if removed { n } else { 0 };
+        for q in (0..losers).filter(|&q| q != me && self.out >> q & 1 == 0) {
             let army = self.variant.players[q as usize].army;
             let gone = (rule.empty_army && self.army_cells[army as usize].is_empty())
                 || (rule.capturable_royal && self.royal_cells(army).is_none());

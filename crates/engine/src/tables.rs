@@ -6,7 +6,7 @@
 
 use crate::betza::{Atom, Reach};
 use crate::geometry::{Cell, CellSet, Geometry, Orientation};
-use crate::variant::{PieceKind, Player, Rules, TypeMask, MAX_TYPES};
+use crate::variant::{PieceKind, PieceType, Player, Rules, TypeMask, MAX_TYPES};
 
 /// How a ray is travelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +61,10 @@ pub(crate) struct AttackTables {
     pub lines: Vec<LineAttack>,
     /// Some leap of this player is lame (a piece on its path blocks it).
     pub lame: bool,
+    /// Per cell: the cells from which a leap, and those from which a line,
+    /// of this player may attack it on an empty board. No piece of theirs
+    /// there, no attack: one set test instead of the walk.
+    pub reach: Vec<[CellSet; 2]>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -80,6 +84,10 @@ pub(crate) struct Tables {
     /// moves of a piece there (its own Betza facing its player's forward,
     /// or a region's).
     pub piece_rays: Vec<(u32, u32)>,
+    /// Per (player, type, cell) as `piece_rays`: the path rules allow
+    /// every move of such a piece there (they depend on the cells alone),
+    /// so generation and attack tests skip them. Empty without path rules.
+    pub path_free: Vec<bool>,
     /// Vectors of the facing lines (`rules.facing`).
     pub facing_lines: Vec<u16>,
     /// Per cell: (start, len) in `cells` of the swap partners' cells.
@@ -195,6 +203,15 @@ impl Tables {
             .enumerate()
             .map(|(i, &(mi, o))| movement_rays[(mi * 4 + o as usize) * n + i % n])
             .collect();
+
+        if rules.paths.active {
+            t.path_free = (0..players.len() * nt * n)
+                .map(|i| {
+                    let (pl, ti, from) = (i / (nt * n), i / n % nt, (i % n) as Cell);
+                    g.cells.contains(from) && t.moves_free(g, rules, pl, ti as PieceType, from)
+                })
+                .collect();
+        }
 
         // Reverse (attack) tables per player.
         for (pl, player) in players.iter().enumerate() {
@@ -365,6 +382,17 @@ impl Tables {
         // Unlimited sliders first: they are the common case.
         lines.sort_by_key(|l| l.hop != 0);
         at.lame = at.leaps.iter().any(|l| l.lame_len != 0);
+        at.reach = (0..n)
+            .map(|c| {
+                let (s, e) = at.leap_index[c];
+                let leaps = at.leaps[s as usize..e as usize].iter().map(|l| l.from);
+                let lines = lines.iter().map(|l| self.ray_set(l.vector, c as Cell));
+                [
+                    leaps.collect(),
+                    lines.fold(CellSet::EMPTY, |a, b| a.union(b)),
+                ]
+            })
+            .collect();
         at.lines = lines;
         Ok(at)
     }
@@ -447,6 +475,51 @@ impl Tables {
         &self.rays[b as usize..e as usize]
     }
 
+    /// Are all moves of a piece of `player` of type `ty` on `from` (its
+    /// rays, its double step) allowed by the path rules?
+    fn moves_free(
+        &self,
+        g: &Geometry,
+        rules: &Rules,
+        pl: usize,
+        ty: PieceType,
+        from: Cell,
+    ) -> bool {
+        let paths = &rules.paths;
+        let rays_free = self.piece_rays(pl, ty, from).iter().all(|ray| {
+            let cells = &self.cells[ray.start as usize..][..ray.len as usize];
+            let (first, last, slides) = match ray.travel {
+                Travel::Leap => (0, 1, false),
+                Travel::Slide => (0, cells.len(), true),
+                Travel::Hop => (1, cells.len(), true),
+            };
+            (first..last.min(cells.len())).all(|i| {
+                let allows =
+                    |capture| paths.allows(pl, ty, from, &cells[..i], cells[i], slides, capture);
+                (!ray.quiet || allows(false)) && (!ray.capture || allows(true))
+            })
+        });
+        let double_free = rules.double_step.as_ref().is_none_or(|d| {
+            if d.pieces >> ty & 1 == 0 || !d.from[pl].contains(from) {
+                return true;
+            }
+            let (dx, dy) = self.orientation[pl][from as usize].rotate((0, 1));
+            let Some(mid) = g.offset(from, dx, dy) else {
+                return true;
+            };
+            g.offset(mid, dx, dy)
+                .is_none_or(|to| paths.allows(pl, ty, from, &[mid], to, true, false))
+        });
+        rays_free && double_free
+    }
+
+    /// Does the path-rule test of a piece of `player` of type `ty` on
+    /// `cell` always pass ([`Tables::path_free`])?
+    #[inline]
+    pub fn path_free(&self, player: usize, ty: u8, cell: Cell) -> bool {
+        self.path_free[(player * self.ntypes + ty as usize) * self.ncells + cell as usize]
+    }
+
     /// The cells where a swap partner of a piece on `cell` may stand.
     #[inline]
     pub fn swap_targets(&self, cell: Cell) -> &[Cell] {
@@ -468,4 +541,53 @@ fn lame_cells(g: &Geometry, a: &Atom, k: usize, o: Orientation, c: Cell) -> Opti
             g.offset(c, lx, ly)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::variant::embedded;
+
+    /// Ariana: camps joined only by slides over the centre, Pawns that may
+    /// not capture into a neighbour's camp.
+    #[test]
+    fn path_free_marks_exactly_the_pieces_no_path_rule_can_stop() {
+        let v = embedded::variant("ariana").unwrap();
+        let (t, g) = (&v.tables, &v.geometry);
+        let cell = |s| g.parse_cell(s).unwrap();
+        let ty = |l| v.pieces.iter().position(|p| p.letter == l).unwrap() as u8;
+        let red = 0;
+        // A King in the middle of Red's camp reaches only Red's camp and
+        // the centre; on d3 it could step into Blue's camp (c4).
+        assert!(t.path_free(red, ty('K'), cell("e2")));
+        assert!(!t.path_free(red, ty('K'), cell("d3")));
+        // A Pawn on e3 captures into the centre only; on d3 into c4 too.
+        assert!(t.path_free(red, ty('P'), cell("e3")));
+        assert!(!t.path_free(red, ty('P'), cell("d3")));
+        // A Bishop's diagonals from e2 lead out of the camp, then on into
+        // the side camps without crossing the centre (d3-c4).
+        assert!(!t.path_free(red, ty('B'), cell("e2")));
+    }
+
+    /// The reach sets hold every cell an attack may come from.
+    #[test]
+    fn reach_covers_every_leap_and_line() {
+        for name in ["chess", "ariana", "yang-aikou", "avon"] {
+            let v = embedded::variant(name).unwrap();
+            let t = &v.tables;
+            for at in &t.attacks {
+                for c in v.geometry.cells.iter() {
+                    let [leaps, lines] = &at.reach[c as usize];
+                    let (s, e) = at.leap_index[c as usize];
+                    for la in &at.leaps[s as usize..e as usize] {
+                        assert!(leaps.contains(la.from), "{name}: leap from {}", la.from);
+                    }
+                    for l in &at.lines {
+                        for &r in t.ray(l.vector, c) {
+                            assert!(lines.contains(r), "{name}: line cell {r}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -418,10 +418,7 @@ impl Compiler {
                 .enumerate()
                 .map(|(i, spec)| self.cells(&format!("rules.camps.camps[{i}]"), spec))
                 .collect::<VResult<Vec<_>>>()?;
-            paths.camps = Some(Camps {
-                camps,
-                via: self.cells("rules.camps.via", &c.via)?,
-            });
+            paths.camps = Some(Camps::new(camps, self.cells("rules.camps.via", &c.via)?));
         }
         for (i, d) in r.no_capture_into.iter().enumerate() {
             paths

@@ -127,6 +127,64 @@ pub struct PathRules {
     pub rivers: Option<Rivers>,
 }
 
+impl PathRules {
+    /// May `player` move a piece of type `kind` from `from` over `passed`
+    /// to `to` (a slide or hop if `slides`, a capture if `capture`)? A
+    /// question of the board's geometry alone, never of the pieces on it;
+    /// the home rule, which depends on who is in the game, is the
+    /// position's.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn allows(
+        &self,
+        player: usize,
+        kind: PieceType,
+        from: Cell,
+        passed: &[Cell],
+        to: Cell,
+        slides: bool,
+        capture: bool,
+    ) -> bool {
+        let r = self;
+        let touches = |s: &CellSet| {
+            s.contains(from) || s.contains(to) || passed.iter().any(|&c| s.contains(c))
+        };
+        for b in &r.boundaries {
+            if touches(&b.sides[0]) && touches(&b.sides[1]) {
+                let inside = |side: &CellSet| touches(&side.intersection(&b.require));
+                if !(inside(&b.sides[0]) && inside(&b.sides[1])) {
+                    return false;
+                }
+            }
+        }
+        if let Some(c) = &r.camps {
+            let (a, b) = (c.camp_of[from as usize], c.camp_of[to as usize]);
+            if a != b
+                && a != Camps::NONE
+                && b != Camps::NONE
+                && !(slides && passed.iter().any(|&x| c.via.contains(x)))
+            {
+                return false;
+            }
+        }
+        if r.rivers
+            .as_ref()
+            .is_some_and(|rv| !rv.allows(player, kind, from, to))
+        {
+            return false;
+        }
+        if capture
+            && r.no_capture_into
+                .iter()
+                .any(|n| n.pieces >> kind & 1 != 0 && n.cells[player].contains(to))
+        {
+            return false;
+        }
+        !r.confine
+            .iter()
+            .any(|c| c.pieces >> kind & 1 != 0 && !c.cells[player].contains(to))
+    }
+}
+
 /// A path touching both sides must touch each side inside `require`.
 #[derive(Clone, Debug)]
 pub struct Boundary {
@@ -143,6 +201,29 @@ pub struct Camps {
     pub camps: Vec<CellSet>,
     /// The cells a move between camps must slide over.
     pub via: CellSet,
+    /// Per cell (all 256): the index of the first camp holding it, or
+    /// `Camps::NONE`. Path tests read it instead of searching the camps.
+    pub camp_of: Vec<u8>,
+}
+
+impl Camps {
+    /// `camp_of` of a cell in no camp.
+    pub const NONE: u8 = u8::MAX;
+
+    /// Camps and the cells between them, with the per-cell index.
+    pub fn new(camps: Vec<CellSet>, via: CellSet) -> Camps {
+        let camp_of = (0..=255)
+            .map(|c| {
+                let i = camps.iter().position(|s| s.contains(c));
+                i.map_or(Camps::NONE, |i| i as u8)
+            })
+            .collect();
+        Camps {
+            camps,
+            via,
+            camp_of,
+        }
+    }
 }
 
 /// Some piece types with a set of cells per player.
