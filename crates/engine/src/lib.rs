@@ -34,6 +34,7 @@
 //! ```
 
 pub mod betza;
+mod exchange;
 mod facing;
 pub mod fen;
 pub mod geometry;

@@ -126,7 +126,7 @@ impl Searcher {
             return s;
         }
         let table_move = self.legal_here(ply, table_move);
-        self.order.score(pos, ply, table_move, &self.values);
+        self.order.score(pos, ply, table_move, &self.values, false);
 
         let (original_alpha, original_beta) = (alpha, beta);
         let maximizing = pos.army_to_move() == self.root_army;
@@ -305,7 +305,7 @@ impl Searcher {
         if n == 0 {
             return stand;
         }
-        self.order.score(pos, ply, None, &self.values);
+        self.order.score(pos, ply, None, &self.values, false);
         let mut best = stand;
         let army = pos.army_to_move();
         for i in 0..n {

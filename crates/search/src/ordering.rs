@@ -116,8 +116,17 @@ impl Ordering {
         (player * self.cells + m.from as usize) * self.cells + m.to as usize
     }
 
-    /// Scores the moves of the frame at `ply` (already generated).
-    pub fn score(&mut self, pos: &Position, ply: usize, table_move: Option<Move>, value: &[i32]) {
+    /// Scores the moves of the frame at `ply` (already generated). `see`:
+    /// judge captures by static exchange (two sides), else a capture is
+    /// bad when a more valuable piece takes a defended one.
+    pub fn score(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        table_move: Option<Move>,
+        value: &[i32],
+        see: bool,
+    ) {
         let player = pos.to_move();
         let army = pos.army_to_move();
         let killers = self.killers[ply];
@@ -138,7 +147,12 @@ impl Ordering {
                         _ => pos.piece_at(m.to).map_or(0, |p| value[p.kind as usize]),
                     };
                     let order = victim * 64 - mover + gain * 64;
-                    if mover > victim + 50 && gain == 0 && pos.attacked_by_enemies(m.to, army) {
+                    let bad = if see {
+                        gain == 0 && !pos.see_at_least(m, value, 0)
+                    } else {
+                        mover > victim + 50 && gain == 0 && pos.attacked_by_enemies(m.to, army)
+                    };
+                    if bad {
                         BAD_CAPTURE + order / 64
                     } else {
                         CAPTURE + order
@@ -219,7 +233,7 @@ mod tests {
         let mut p = pos.clone();
         p.legal_moves_into(&mut o.frames[0].moves);
         let value: Vec<i32> = vec![0, 900, 500, 330, 320, 100];
-        o.score(&pos, 0, None, &value);
+        o.score(&pos, 0, None, &value, false);
         let f = &mut o.frames[0];
         let first = f.pick(0);
         let second = f.pick(1);
@@ -240,7 +254,7 @@ mod tests {
         o.cutoff(0, 2, 3, h3, &[]);
         assert!(o.is_killer(1, g4) && !o.is_killer(1, h3));
         pos.legal_moves_into(&mut o.frames[1].moves);
-        o.score(&pos, 1, None, &[0; 6]);
+        o.score(&pos, 1, None, &[0; 6], false);
         assert_eq!(o.frames[1].pick(0), g4);
         // h3 is no killer at ply 1 but has history; a3 lost some.
         assert_eq!(o.frames[1].pick(1), h3);

@@ -37,6 +37,13 @@ pub struct Params {
     /// A capturer this much more valuable than a defended victim is a bad
     /// capture.
     pub bad_capture_margin: i32,
+    /// Static exchange: at depths up to `see_depth` (0: no static
+    /// exchange at all, the older bad-capture test instead), captures
+    /// losing more than `see_capture_margin * depth` and quiet moves
+    /// losing more than `see_quiet_margin * depth * depth` are skipped.
+    pub see_depth: i32,
+    pub see_capture_margin: i32,
+    pub see_quiet_margin: i32,
     /// Aspiration window: first half-width, and the depth it starts at.
     pub aspiration_delta: i32,
     pub aspiration_depth: i32,
@@ -60,6 +67,9 @@ impl Default for Params {
             lmr_history_div: 8192,
             delta_margin: 200,
             bad_capture_margin: 50,
+            see_depth: 6,
+            see_capture_margin: 100,
+            see_quiet_margin: 30,
             aspiration_delta: 30,
             aspiration_depth: 5,
         }
@@ -85,6 +95,9 @@ impl Params {
             "lmr_history_div" => &mut self.lmr_history_div,
             "delta_margin" => &mut self.delta_margin,
             "bad_capture_margin" => &mut self.bad_capture_margin,
+            "see_depth" => &mut self.see_depth,
+            "see_capture_margin" => &mut self.see_capture_margin,
+            "see_quiet_margin" => &mut self.see_quiet_margin,
             "aspiration_delta" => &mut self.aspiration_delta,
             "aspiration_depth" => &mut self.aspiration_depth,
             _ => return Err(format!("no search parameter `{name}`")),

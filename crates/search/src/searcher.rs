@@ -699,7 +699,7 @@ impl RootMoves {
             .know
             .value
             .clone();
-        s.order.score(pos, 0, None, &value);
+        s.order.score(pos, 0, None, &value, false);
         let n = s.order.frames[0].len();
         let moves = (0..n)
             .map(|i| {

@@ -223,7 +223,8 @@ impl Searcher {
             depth -= 1;
         }
 
-        self.order.score(pos, ply, table_move, &self.values);
+        self.order
+            .score(pos, ply, table_move, &self.values, p.see_depth > 0);
         let player = pos.to_move();
         let original_alpha = alpha;
         let mut best = -INFINITY;
@@ -250,6 +251,24 @@ impl Searcher {
                 && static_eval + p.futility_base + p.futility_margin * depth <= alpha
             {
                 continue;
+            }
+            // Static exchange pruning: near the leaves, a move that loses
+            // more material on its cell than the depth can win back.
+            if !pv_node
+                && !in_check
+                && i > 0
+                && !is_mate(alpha)
+                && depth <= p.see_depth
+                && m.promotion.is_none()
+            {
+                let limit = if tactical {
+                    -p.see_capture_margin * depth
+                } else {
+                    -p.see_quiet_margin * depth * depth
+                };
+                if !pos.see_at_least(m, &self.values, limit) {
+                    continue;
+                }
             }
             if legality.as_ref().is_some_and(|l| !pos.is_legal(l, m)) {
                 continue;
@@ -382,7 +401,8 @@ impl Searcher {
         if n == 0 {
             return best;
         }
-        self.order.score(pos, ply, None, &self.values);
+        let see = self.options.params.see_depth > 0;
+        self.order.score(pos, ply, None, &self.values, see);
         let army = pos.army_to_move();
         self.sides[ply] = army;
         for i in 0..n {
@@ -398,10 +418,16 @@ impl Searcher {
                 if best + victim.max(100) + self.options.params.delta_margin <= alpha {
                     continue;
                 }
-                // A valuable piece taking a defended, cheaper one.
-                if mover > victim + self.options.params.bad_capture_margin
-                    && pos.attacked_by_enemies(m.to, army)
-                {
+                // A capture that loses material in the exchange (by static
+                // exchange; without it, a valuable piece taking a defended,
+                // cheaper one).
+                let losing = if see {
+                    !pos.see_at_least(m, &self.values, 0)
+                } else {
+                    mover > victim + self.options.params.bad_capture_margin
+                        && pos.attacked_by_enemies(m.to, army)
+                };
+                if losing {
                     continue;
                 }
             }
