@@ -1,7 +1,8 @@
 //! Move ordering: the table's move first, then captures by the value of
 //! the victim (least valuable attacker first), promotions, two killer moves
-//! per ply, and quiet moves by their history; captures that lose the
-//! attacker to a defended victim go after the killers.
+//! per ply, and quiet moves by their history; captures that lose
+//! material by static exchange (in four-player games: a more valuable
+//! piece taking a defended one) go after the killers.
 
 use quadrille_engine::moves::MAX_MOVES;
 use quadrille_engine::{Move, MoveKind, MoveList, Position};

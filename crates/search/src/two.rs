@@ -1,8 +1,9 @@
 //! Two sides: principal-variation alpha-beta (negamax on the side to
 //! move; when the same side moves twice in a row, as in Avon after a
 //! drop-out, the score is not negated), with a transposition table, check
-//! extension, null-move pruning, late move reductions, reverse futility
-//! and futility pruning, and a quiescence search on captures.
+//! extension, null-move pruning, late move reductions, reverse futility,
+//! futility and static-exchange pruning, and a quiescence search on
+//! captures that do not lose material by static exchange.
 
 use crate::ordering::{is_capture, is_tactical};
 use crate::score::{is_mate, DRAW, INFINITY, MATE};
