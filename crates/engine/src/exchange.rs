@@ -29,38 +29,18 @@ impl Position {
         ) {
             return 0;
         }
-        let v = &*self.variant;
         let us = self.army_to_move();
         let mut board = self.board;
-        let worth = |code: u8| -> i32 {
-            let (army, kind) = (army_of(code), kind_of(code));
-            let royal = v
-                .rules
-                .royal
-                .as_ref()
-                .is_some_and(|r| r.must_retain[army as usize] >> kind & 1 != 0);
-            if royal {
-                ROYAL
-            } else {
-                value.get(kind as usize).copied().unwrap_or(0)
-            }
-        };
+        let worth = |code: u8| self.exchange_worth(code, value);
         let mover = board[m.from as usize];
         let mut gain = [0i32; MAX_EXCHANGE];
         gain[0] = match m.kind {
             MoveKind::EnPassant => self.ep.map_or(0, |(_, victim)| {
                 let code = board[victim as usize];
                 board[victim as usize] = 0;
-                if code == 0 {
-                    0
-                } else {
-                    worth(code)
-                }
+                worth(code)
             }),
-            _ => match board[m.to as usize] {
-                0 => 0,
-                code => worth(code),
-            },
+            _ => worth(board[m.to as usize]),
         };
         let mut on_to = worth(mover);
         if let Some(t) = m.promotion {
@@ -96,17 +76,9 @@ impl Position {
     /// without the exchange when the victim less the mover already reaches
     /// it (the mover can always stop after one recapture).
     pub fn see_at_least(&self, m: Move, value: &[i32], threshold: i32) -> bool {
-        let worth = |c: Cell| {
-            let code = self.board[c as usize];
-            if code == 0 {
-                0
-            } else {
-                value.get(kind_of(code) as usize).copied().unwrap_or(0)
-            }
-        };
+        let worth = |c: Cell| self.exchange_worth(self.board[c as usize], value);
         if m.kind == MoveKind::Normal
             && m.promotion.is_none()
-            && !self.is_royal(m.from)
             && worth(m.to) - worth(m.from) >= threshold
         {
             return true;
@@ -114,16 +86,20 @@ impl Position {
         self.see(m, value) >= threshold
     }
 
-    /// Does a royal piece stand on `c`?
-    fn is_royal(&self, c: Cell) -> bool {
-        let code = self.board[c as usize];
-        code != 0
-            && self
-                .variant
-                .rules
-                .royal
-                .as_ref()
-                .is_some_and(|r| r.must_retain[army_of(code) as usize] >> kind_of(code) & 1 != 0)
+    /// What the piece `code` counts for in an exchange: nothing for an
+    /// empty cell, `ROYAL` for a piece of a type its army must retain,
+    /// else `value[type]`.
+    fn exchange_worth(&self, code: u8, value: &[i32]) -> i32 {
+        if code == 0 {
+            return 0;
+        }
+        let (army, kind) = (army_of(code), kind_of(code));
+        let royal = self.variant.rules.royal.as_ref();
+        if royal.is_some_and(|r| r.must_retain[army as usize] >> kind & 1 != 0) {
+            ROYAL
+        } else {
+            value.get(kind as usize).copied().unwrap_or(0)
+        }
     }
 
     /// The cell of the least valuable piece of side `ours` (the army `us`,

@@ -342,8 +342,8 @@ impl Position {
         capture: bool,
     ) {
         let from = site.from;
-        if self.variant.rules.paths.active
-            && !site.free
+        // `free` holds when no path rule is in force.
+        if !site.free
             && !self.path_allowed(
                 site.player,
                 site.home_rule,

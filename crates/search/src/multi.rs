@@ -13,7 +13,7 @@
 //! Eliminations and drop-outs happen inside `make`; a forced drop-out is
 //! played without counting depth; the root player going out is a loss.
 
-use crate::ordering::is_tactical;
+use crate::ordering::{is_tactical, losing_capture};
 use crate::score::{DRAW, INFINITY, MATE};
 use crate::searcher::{Algorithm, RootMoves, Searcher, Step, MAX_PLY};
 use quadrille_engine::{Move, MoveKind, Position};
@@ -307,7 +307,6 @@ impl Searcher {
         }
         self.order.score(pos, ply, None, &self.values, false);
         let mut best = stand;
-        let army = pos.army_to_move();
         for i in 0..n {
             let m = self.order.frames[ply].pick(i);
             if m.kind != MoveKind::DropOut && m.promotion.is_none() {
@@ -317,9 +316,8 @@ impl Searcher {
                 let mover = pos
                     .piece_at(m.from)
                     .map_or(0, |p| self.values[p.kind as usize]);
-                if mover > victim + self.options.params.bad_capture_margin
-                    && pos.attacked_by_enemies(m.to, army)
-                {
+                let margin = self.options.params.bad_capture_margin;
+                if losing_capture(pos, m, (mover, victim), &self.values, false, margin) {
                     continue;
                 }
             }

@@ -78,6 +78,24 @@ pub fn is_tactical(pos: &Position, m: Move, value: &[i32]) -> bool {
     value[t as usize] - mover >= 200
 }
 
+/// Does the capture `m` (`mover` taking `victim`, by value) lose material?
+/// With `see`, by static exchange; without (the four-player search), when
+/// a piece worth more than the victim plus `margin` takes a defended one.
+pub fn losing_capture(
+    pos: &Position,
+    m: Move,
+    (mover, victim): (i32, i32),
+    value: &[i32],
+    see: bool,
+    margin: i32,
+) -> bool {
+    if see {
+        !pos.see_at_least(m, value, 0)
+    } else {
+        mover > victim + margin && pos.attacked_by_enemies(m.to, pos.army_to_move())
+    }
+}
+
 /// Killers, history and the per-ply move lists.
 pub(crate) struct Ordering {
     killers: Vec<[Option<Move>; 2]>,
@@ -129,7 +147,6 @@ impl Ordering {
         see: bool,
     ) {
         let player = pos.to_move();
-        let army = pos.army_to_move();
         let killers = self.killers[ply];
         let frame = &mut self.frames[ply];
         let n = frame.moves.len();
@@ -148,12 +165,7 @@ impl Ordering {
                         _ => pos.piece_at(m.to).map_or(0, |p| value[p.kind as usize]),
                     };
                     let order = victim * 64 - mover + gain * 64;
-                    let bad = if see {
-                        gain == 0 && !pos.see_at_least(m, value, 0)
-                    } else {
-                        mover > victim + 50 && gain == 0 && pos.attacked_by_enemies(m.to, army)
-                    };
-                    if bad {
+                    if gain == 0 && losing_capture(pos, m, (mover, victim), value, see, 50) {
                         BAD_CAPTURE + order / 64
                     } else {
                         CAPTURE + order

@@ -5,7 +5,7 @@
 //! futility and static-exchange pruning, and a quiescence search on
 //! captures that do not lose material by static exchange.
 
-use crate::ordering::{is_capture, is_tactical};
+use crate::ordering::{is_capture, is_tactical, losing_capture};
 use crate::score::{is_mate, DRAW, INFINITY, MATE};
 use crate::searcher::{RootMoves, Searcher, Step, MAX_PLY};
 use quadrille_engine::{Legality, Move, MoveKind, Position};
@@ -422,13 +422,8 @@ impl Searcher {
                 // A capture that loses material in the exchange (by static
                 // exchange; without it, a valuable piece taking a defended,
                 // cheaper one).
-                let losing = if see {
-                    !pos.see_at_least(m, &self.values, 0)
-                } else {
-                    mover > victim + self.options.params.bad_capture_margin
-                        && pos.attacked_by_enemies(m.to, army)
-                };
-                if losing {
+                let margin = self.options.params.bad_capture_margin;
+                if losing_capture(pos, m, (mover, victim), &self.values, see, margin) {
                     continue;
                 }
             }
