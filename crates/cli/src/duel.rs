@@ -198,6 +198,8 @@ pub struct GameEnd {
     pub plies: usize,
     /// A move the engine refused (the mover loses).
     pub illegal: Option<String>,
+    /// The moves played.
+    pub moves: Vec<String>,
 }
 
 /// Settings of a match.
@@ -216,6 +218,8 @@ pub struct Settings {
     pub openings: Vec<String>,
     pub seed: u64,
     pub quiet: bool,
+    /// File to write every game to (a line each).
+    pub record: Option<std::path::PathBuf>,
 }
 
 /// Plays one game from `start`; `a_army` is the army player A moves.
@@ -239,19 +243,20 @@ fn play_game(
         CmpOrdering::Equal => 0.5,
         CmpOrdering::Greater => 0.0,
     };
-    let end = |score: f64, reason: String, plies: usize| GameEnd {
+    let end = |score: f64, reason: String, moves: &[String]| GameEnd {
         score,
         reason,
-        plies,
+        plies: moves.len(),
         illegal: None,
+        moves: moves.to_vec(),
     };
     loop {
         if let Some(o) = pos.outcome() {
             let score = a_score(result_for(&o, pos.variant(), a_army));
-            return Ok(end(score, format!("{:?}", o.reason), moves.len()));
+            return Ok(end(score, format!("{:?}", o.reason), &moves));
         }
         if moves.len() >= s.max_plies {
-            return Ok(end(0.5, "ply limit".into(), moves.len()));
+            return Ok(end(0.5, "ply limit".into(), &moves));
         }
         let army = pos.army_to_move();
         let mover_is_a = army == a_army;
@@ -263,7 +268,7 @@ fn play_game(
         if let TimeControl::Fischer { .. } = s.tc {
             let c = &mut clocks[army as usize];
             if used > *c + s.margin_ms {
-                return Ok(end(loss_for_mover, "time forfeit".into(), moves.len()));
+                return Ok(end(loss_for_mover, "time forfeit".into(), &moves));
             }
             *c = c.saturating_sub(used) + inc;
         }
@@ -273,12 +278,41 @@ fn play_game(
                 pos.make(m);
             }
             Err(e) => {
-                let mut g = end(loss_for_mover, "illegal move".into(), moves.len());
+                let mut g = end(loss_for_mover, "illegal move".into(), &moves);
                 g.illegal = Some(format!("`{text}` in {pos}: {e}"));
                 return Ok(g);
             }
         }
     }
+}
+
+/// One line of the record file: the opening, the players of the first
+/// and second army, the result for the first army (`1-0`, `1/2-1/2`,
+/// `0-1`), how it ended, and the moves.
+fn write_game(
+    out: &mut impl std::io::Write,
+    opening: &Position,
+    g: &GameEnd,
+    a_army: u8,
+    s: &Settings,
+) -> Result<(), String> {
+    let (first, second, first_score) = if a_army == 0 {
+        (s.a.name(), s.b.name(), g.score)
+    } else {
+        (s.b.name(), s.a.name(), 1.0 - g.score)
+    };
+    let result = match first_score {
+        x if x > 0.75 => "1-0",
+        x if x < 0.25 => "0-1",
+        _ => "1/2-1/2",
+    };
+    writeln!(
+        out,
+        "{opening}\t{first}\t{second}\t{result}\t{}\t{}",
+        g.reason,
+        g.moves.join(" ")
+    )
+    .map_err(|e| format!("record: {e}"))
 }
 
 /// The tally of a match.
@@ -368,6 +402,12 @@ pub fn run(start: Position, s: &Settings) -> Result<(), String> {
     let stop = AtomicBool::new(false);
     let tally = Mutex::new(Tally::default());
     let failure: Mutex<Option<String>> = Mutex::new(None);
+    let record = match &s.record {
+        Some(path) => Some(Mutex::new(
+            std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        )),
+        None => None,
+    };
     let mut rng = fastrand::Rng::with_seed(s.seed);
     let mut order: Vec<usize> = (0..openings.len()).collect();
     rng.shuffle(&mut order);
@@ -393,6 +433,12 @@ pub fn run(start: Position, s: &Settings) -> Result<(), String> {
                         let first = opening.army_to_move();
                         let g1 = play_game(&opening, [&mut a, &mut b], first, s)?;
                         let g2 = play_game(&opening, [&mut a, &mut b], 1 - first, s)?;
+                        if let Some(file) = &record {
+                            let mut f = file.lock().map_err(|_| "record poisoned")?;
+                            for (g, a_army) in [(&g1, first), (&g2, 1 - first)] {
+                                write_game(&mut *f, &opening, g, a_army, s)?;
+                            }
+                        }
                         let mut t = tally.lock().map_err(|_| "tally poisoned")?;
                         t.add(&g1);
                         t.add(&g2);

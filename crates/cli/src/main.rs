@@ -203,6 +203,10 @@ enum Command {
         /// Only the final result, no running line per pair.
         #[arg(long)]
         quiet: bool,
+        /// Write every game to this file, a line each: opening, the
+        /// players of the two armies, result, ending, moves (tab-separated).
+        #[arg(long)]
+        record: Option<std::path::PathBuf>,
     },
     /// Make an opening book: positions a few random plies from the start
     /// that a short search scores near even (one position string a line).
@@ -218,9 +222,15 @@ enum Command {
         /// Search depth of the balance test.
         #[arg(long, default_value_t = 6)]
         depth: u32,
-        /// Largest score (centipawns, either way) kept.
+        /// Largest distance (centipawns, either way) from the aimed score
+        /// kept.
         #[arg(long, default_value_t = 60)]
         max_score: i32,
+        /// Aim at this score for White (centipawns) instead of the start's
+        /// own: a book for self-play tests in a game whose start favours
+        /// one side so much that most pairs split by colour.
+        #[arg(long, allow_hyphen_values = true)]
+        around: Option<i32>,
         /// Seed of the random plies.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -523,6 +533,7 @@ fn run(cli: Cli) -> Result<(), String> {
             margin,
             seed,
             quiet,
+            record,
         } => {
             let v = load_variant(&variant, file)?;
             let sprt = match sprt {
@@ -556,6 +567,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 openings,
                 seed,
                 quiet,
+                record,
             };
             duel::run(v.start(), &settings)
         }
@@ -565,6 +577,7 @@ fn run(cli: Cli) -> Result<(), String> {
             plies,
             depth,
             max_score,
+            around,
             seed,
         } => {
             let v = load_variant(&variant, file)?;
@@ -573,10 +586,12 @@ fn run(cli: Cli) -> Result<(), String> {
                 plies,
                 depth,
                 max_score,
+                around,
                 seed,
             };
+            let aim = around.map_or("the start".to_string(), |a| format!("{a:+} cp for White"));
             outln!(
-                "# {}: {count} positions {plies} random plies from the start, scored at depth {depth} within {max_score} cp of the start (quadrille book --seed {seed})",
+                "# {}: {count} positions {plies} random plies from the start, scored at depth {depth} within {max_score} cp of {aim} (quadrille book --seed {seed})",
                 v.name
             );
             for line in book::generate(&v.start(), &settings) {

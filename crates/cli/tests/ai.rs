@@ -164,3 +164,101 @@ fn bench_search_measures_each_variant() {
         .lines()
         .any(|l| l.starts_with("ariana") && l.contains(" brs+ ")));
 }
+
+/// Replays every game of a `match --record` file with the engine: each
+/// move must be legal where it was played. Returns the number of games.
+fn replay_record(variant: &str, record: &str) -> usize {
+    let v = quadrille_engine::embedded::variant(variant).expect("embedded");
+    let mut games = 0;
+    for line in record.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f.len(), 6, "{line}");
+        assert!(["1-0", "0-1", "1/2-1/2"].contains(&f[3]), "{line}");
+        let mut pos = quadrille_engine::Position::from_string(v.clone(), f[0]).expect(line);
+        for text in f[5].split_whitespace() {
+            let m = pos
+                .parse_move(text)
+                .unwrap_or_else(|e| panic!("{text} in {pos}: {e}"));
+            pos.make(m);
+        }
+        games += 1;
+    }
+    games
+}
+
+#[test]
+fn match_against_a_uci_engine_plays_legal_recorded_games() {
+    let dir = std::env::temp_dir().join(format!("quadrille-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("games.txt");
+    let uci = format!("uci:{BIN} uci");
+    let out = quadrille(
+        &[
+            "match",
+            "chess",
+            "--a",
+            "search:movetime=5",
+            "--b",
+            &uci,
+            "--tc",
+            "5ms",
+            "--games",
+            "2",
+            "--sprt",
+            "0,10",
+            "--record",
+            record.to_str().unwrap(),
+        ],
+        "",
+    );
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("games 2:"), "{stdout}");
+    assert!(stdout.contains("illegal moves: 0"), "{stdout}");
+    assert!(stdout.contains("SPRT [0, 10]"), "{stdout}");
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(replay_record("chess", &text), 2);
+    // Each opening is played once with each colour.
+    let openings: Vec<&str> = text
+        .lines()
+        .map(|l| l.split('\t').next().unwrap())
+        .collect();
+    assert_eq!(openings[0], openings[1]);
+    assert!(text
+        .lines()
+        .next()
+        .unwrap()
+        .contains("\tsearch:movetime=5\t"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn match_with_a_clock_between_two_configurations() {
+    let dir = std::env::temp_dir().join(format!("quadrille-clock-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("games.txt");
+    let out = quadrille(
+        &[
+            "match",
+            "magna-carta",
+            "--a",
+            "search",
+            "--b",
+            "search:tune=check_extension:2",
+            "--tc",
+            "0.5+0.01",
+            "--games",
+            "2",
+            "--quiet",
+            "--record",
+            record.to_str().unwrap(),
+        ],
+        "",
+    );
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("illegal moves: 0"), "{stdout}");
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(replay_record("magna-carta", &text), 2);
+    std::fs::remove_dir_all(&dir).ok();
+}

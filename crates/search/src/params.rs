@@ -44,6 +44,10 @@ pub struct Params {
     pub see_depth: i32,
     pub see_capture_margin: i32,
     pub see_quiet_margin: i32,
+    /// Check extension: 0 none, 1 every node in check searched a ply
+    /// deeper, 2 only checking moves that do not lose material by static
+    /// exchange.
+    pub check_extension: i32,
     /// Aspiration window: first half-width, and the depth it starts at.
     pub aspiration_delta: i32,
     pub aspiration_depth: i32,
@@ -70,6 +74,7 @@ impl Default for Params {
             see_depth: 6,
             see_capture_margin: 100,
             see_quiet_margin: 30,
+            check_extension: 1,
             aspiration_delta: 30,
             aspiration_depth: 5,
         }
@@ -98,6 +103,7 @@ impl Params {
             "see_depth" => &mut self.see_depth,
             "see_capture_margin" => &mut self.see_capture_margin,
             "see_quiet_margin" => &mut self.see_quiet_margin,
+            "check_extension" => &mut self.check_extension,
             "aspiration_delta" => &mut self.aspiration_delta,
             "aspiration_depth" => &mut self.aspiration_depth,
             _ => return Err(format!("no search parameter `{name}`")),

@@ -33,6 +33,13 @@ impl Searcher {
         s
     }
 
+    /// May a node `ply` plies below the root be extended? Within twice the
+    /// iteration's depth only.
+    #[inline]
+    fn may_extend(&self, ply: usize) -> bool {
+        (ply as i32) < 2 * self.iteration_depth
+    }
+
     /// Searches one child: negated when the other side moves next.
     #[inline]
     fn child(&mut self, pos: &mut Position, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -144,8 +151,9 @@ impl Searcher {
         }
         let in_check = pos.in_check();
         // Check extension, within twice the iteration's depth: games with
-        // several royal pieces can check on and on.
-        if in_check && (ply as i32) < 2 * self.iteration_depth {
+        // several royal pieces can check on and on. (Mode 2 extends at the
+        // parent instead, only checks that do not lose material.)
+        if in_check && self.options.params.check_extension == 1 && self.may_extend(ply) {
             depth += 1;
         }
         if depth <= 0 {
@@ -281,12 +289,22 @@ impl Searcher {
             } else {
                 self.order.history(player, m)
             };
-            let d = if m.kind == MoveKind::DropOut {
+            let mut d = if m.kind == MoveKind::DropOut {
                 depth
             } else {
                 depth - 1
             };
+            // Checks that do not lose material on their cell (mode 2): in
+            // a game whose royal pieces include a Queen or a Marshal, most
+            // attacks on it are checks, and extending them all floods the
+            // tree.
+            let safe = p.check_extension == 2
+                && self.may_extend(ply + 1)
+                && pos.see_at_least(m, &self.values, 0);
             pos.make(m);
+            if safe && pos.in_check() {
+                d += 1;
+            }
             let mut s;
             if i == 0 {
                 s = self.child(pos, d, alpha, beta, ply);
