@@ -186,79 +186,49 @@ fn replay_record(variant: &str, record: &str) -> usize {
     games
 }
 
-#[test]
-fn match_against_a_uci_engine_plays_legal_recorded_games() {
-    let dir = std::env::temp_dir().join(format!("quadrille-match-{}", std::process::id()));
+/// Runs `quadrille match VARIANT ARGS... --games 2 --record FILE`; checks
+/// that it succeeds with no illegal move and that the record replays.
+/// Returns standard output and the record.
+fn recorded_match(variant: &str, args: &[&str]) -> (String, String) {
+    let dir =
+        std::env::temp_dir().join(format!("quadrille-match-{variant}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let record = dir.join("games.txt");
-    let uci = format!("uci:{BIN} uci");
-    let out = quadrille(
-        &[
-            "match",
-            "chess",
-            "--a",
-            "search:movetime=5",
-            "--b",
-            &uci,
-            "--tc",
-            "5ms",
-            "--games",
-            "2",
-            "--sprt",
-            "0,10",
-            "--record",
-            record.to_str().unwrap(),
-        ],
-        "",
-    );
+    let mut all = vec!["match", variant, "--games", "2"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--record", record.to_str().unwrap()]);
+    let out = quadrille(&all, "");
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}{stderr}");
-    assert!(stdout.contains("games 2:"), "{stdout}");
     assert!(stdout.contains("illegal moves: 0"), "{stdout}");
-    assert!(stdout.contains("SPRT [0, 10]"), "{stdout}");
-    let text = std::fs::read_to_string(&record).unwrap();
-    assert_eq!(replay_record("chess", &text), 2);
-    // Each opening is played once with each colour.
-    let openings: Vec<&str> = text
-        .lines()
-        .map(|l| l.split('\t').next().unwrap())
-        .collect();
-    assert_eq!(openings[0], openings[1]);
-    assert!(text
-        .lines()
-        .next()
-        .unwrap()
-        .contains("\tsearch:movetime=5\t"));
+    let games = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(replay_record(variant, &games), 2);
     std::fs::remove_dir_all(&dir).ok();
+    (stdout, games)
+}
+
+#[test]
+fn match_against_a_uci_engine_plays_legal_recorded_games() {
+    let uci = format!("uci:{BIN} uci");
+    let args = ["--a", "search:movetime=5", "--b", &uci, "--tc", "5ms"];
+    let (stdout, games) = recorded_match("chess", &[&args[..], &["--sprt", "0,10"]].concat());
+    assert!(stdout.contains("games 2:"), "{stdout}");
+    assert!(stdout.contains("SPRT [0, 10]"), "{stdout}");
+    // Each opening is played once with each colour, A first with White.
+    let lines: Vec<Vec<&str>> = games.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(lines[0][0], lines[1][0]);
+    assert_eq!(lines[0][1], "search:movetime=5");
+    assert_eq!(lines[1][2], "search:movetime=5");
 }
 
 #[test]
 fn match_with_a_clock_between_two_configurations() {
-    let dir = std::env::temp_dir().join(format!("quadrille-clock-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let record = dir.join("games.txt");
-    let out = quadrille(
-        &[
-            "match",
-            "magna-carta",
-            "--a",
-            "search",
-            "--b",
-            "search:tune=check_extension:2",
-            "--tc",
-            "0.5+0.01",
-            "--games",
-            "2",
-            "--quiet",
-            "--record",
-            record.to_str().unwrap(),
-        ],
-        "",
-    );
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "{stdout}{stderr}");
-    assert!(stdout.contains("illegal moves: 0"), "{stdout}");
-    let text = std::fs::read_to_string(&record).unwrap();
-    assert_eq!(replay_record("magna-carta", &text), 2);
-    std::fs::remove_dir_all(&dir).ok();
+    let args = [
+        "--b",
+        "search:tune=check_extension:2",
+        "--tc",
+        "0.5+0.01",
+        "--quiet",
+    ];
+    recorded_match("magna-carta", &args);
 }
