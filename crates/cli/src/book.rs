@@ -40,6 +40,15 @@ pub struct Settings {
     pub seed: u64,
 }
 
+/// A score for the side to move of `p`, as White's.
+fn for_white(p: &Position, score: i32) -> i32 {
+    if p.army_to_move() == 0 {
+        score
+    } else {
+        -score
+    }
+}
+
 /// `count` distinct positions `plies` random plies from `start` whose
 /// score at `depth` is within `max_score` centipawns of the start's own
 /// (the variant's natural balance: Magna Carta's armies differ, and a
@@ -48,10 +57,8 @@ pub struct Settings {
 /// needs when the start's balance decides most games by colour).
 pub fn generate(start: &Position, s: &Settings) -> Vec<String> {
     let mut searcher = Searcher::default();
-    // Scores are for the side to move; the reference is White's.
-    let white = |p: &Position, score: i32| if p.army_to_move() == 0 { score } else { -score };
     let reference = s.around.unwrap_or_else(|| {
-        white(
+        for_white(
             start,
             searcher.best_move(start, &Limits::depth(s.depth)).score,
         )
@@ -70,7 +77,7 @@ pub fn generate(start: &Position, s: &Settings) -> Vec<String> {
             continue;
         }
         let r = searcher.best_move(&p, &Limits::depth(s.depth));
-        if r.best.is_some() && (white(&p, r.score) - reference).abs() <= s.max_score {
+        if r.best.is_some() && (for_white(&p, r.score) - reference).abs() <= s.max_score {
             book.push(p.to_string());
         }
     }
@@ -100,11 +107,7 @@ mod tests {
             // A fresh search (the generator's kept its table): near, not
             // necessarily equal.
             let r = Searcher::default().best_move(&p, &Limits::depth(2));
-            let white = if p.army_to_move() == 0 {
-                r.score
-            } else {
-                -r.score
-            };
+            let white = for_white(&p, r.score);
             assert!((white - 100).abs() <= 150, "{f}: {white}");
         }
     }

@@ -301,11 +301,7 @@ fn write_game(
     } else {
         (s.b.name(), s.a.name(), 1.0 - g.score)
     };
-    let result = match first_score {
-        x if x > 0.75 => "1-0",
-        x if x < 0.25 => "0-1",
-        _ => "1/2-1/2",
-    };
+    let result = result_text(first_score);
     writeln!(
         out,
         "{opening}\t{first}\t{second}\t{result}\t{}\t{}",
@@ -313,6 +309,15 @@ fn write_game(
         g.moves.join(" ")
     )
     .map_err(|e| format!("record: {e}"))
+}
+
+/// A game's result as text from one side's score (1, 1/2 or 0).
+fn result_text(score: f64) -> &'static str {
+    match score {
+        x if x > 0.75 => "1-0",
+        x if x < 0.25 => "0-1",
+        _ => "1/2-1/2",
+    }
 }
 
 /// The tally of a match.
@@ -332,9 +337,9 @@ impl Tally {
     fn add(&mut self, g: &GameEnd) {
         self.games += 1;
         self.plies += g.plies;
-        match g.score {
-            s if s > 0.75 => self.wins += 1,
-            s if s < 0.25 => self.losses += 1,
+        match result_text(g.score) {
+            "1-0" => self.wins += 1,
+            "0-1" => self.losses += 1,
             _ => self.draws += 1,
         }
         *self.reasons.entry(g.reason.clone()).or_default() += 1;

@@ -294,10 +294,9 @@ impl Searcher {
             } else {
                 depth - 1
             };
-            // Checks that do not lose material on their cell (mode 2): in
-            // a game whose royal pieces include a Queen or a Marshal, most
-            // attacks on it are checks, and extending them all floods the
-            // tree.
+            // Mode 2: only checks that do not lose material on their cell
+            // (tried where royal Queens and Marshals make most attacks
+            // checks; it lost in Magna Carta, docs/performance.md).
             let safe = p.check_extension == 2
                 && self.may_extend(ply + 1)
                 && pos.see_at_least(m, &self.values, 0);
