@@ -2,7 +2,7 @@
 //! `analyze` itself: best move, score, line and speed for one position.
 
 use quadrille_engine::Position;
-use quadrille_search::{score, Limits, MultiAlgorithm, Options, SearchResult, Searcher};
+use quadrille_search::{score, Limits, MultiAlgorithm, Options, Params, SearchResult, Searcher};
 use std::io::Write;
 
 /// How strong and how long the AI thinks.
@@ -36,11 +36,19 @@ pub struct EngineArgs {
     /// Four players: Paranoid instead of Best-Reply Search.
     #[arg(long)]
     pub paranoid: bool,
+    /// Set a search parameter, `NAME:VALUE` (the fields of
+    /// `quadrille_search::Params`); may be repeated.
+    #[arg(long, value_name = "NAME:VALUE")]
+    pub tune: Vec<String>,
 }
 
 impl EngineArgs {
-    pub fn options(&self) -> Options {
-        Options {
+    pub fn options(&self) -> Result<Options, String> {
+        let mut params = Params::default();
+        for t in &self.tune {
+            params.apply(t).map_err(|e| format!("--tune: {e}"))?;
+        }
+        Ok(Options {
             null_move: !self.no_null,
             lmr: !self.no_lmr,
             multi: if self.paranoid {
@@ -50,8 +58,9 @@ impl EngineArgs {
             },
             hash_mb: self.hash as usize,
             threads: self.threads as usize,
+            params,
             ..Options::default()
-        }
+        })
     }
 
     /// The limits given, or `default` when none is.
@@ -99,7 +108,7 @@ fn row(pos: &Position, r: &SearchResult) -> String {
 /// `analyze`: searches the position and prints each iteration and the
 /// result.
 pub fn analyze(pos: &Position, args: &EngineArgs) -> Result<(), String> {
-    let mut searcher = Searcher::new(args.options());
+    let mut searcher = Searcher::new(args.options()?);
     let limits = args.limits(Limits::movetime(2_000));
     let v = pos.variant();
     let player = &v.players[pos.to_move()];

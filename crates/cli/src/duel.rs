@@ -106,7 +106,7 @@ impl Player {
         Ok(match spec {
             PlayerSpec::Quadrille(c) => match &c.kind {
                 Kind::Search { options, limits } => {
-                    Player::Search(Box::new((Searcher::new(*options), limits.clone())))
+                    Player::Search(Box::new((Searcher::new(**options), limits.clone())))
                 }
                 _ => Player::Baseline(Box::new(c.mover(1))),
             },

@@ -474,7 +474,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let seats = play::Seats {
                 random,
                 ai,
-                options: engine.options(),
+                options: engine.options()?,
                 limits: engine.limits(quadrille_search::Limits::level(5)),
             };
             play::run(p, &seats, seed)

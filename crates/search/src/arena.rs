@@ -19,7 +19,10 @@ pub enum Kind {
     /// The move with the best static evaluation after it (ties at random).
     Greedy,
     /// The search with these settings and limits.
-    Search { options: Options, limits: Limits },
+    Search {
+        options: Box<Options>,
+        limits: Limits,
+    },
 }
 
 /// A named player of a match.
@@ -45,7 +48,10 @@ impl Contender {
     pub fn search(name: impl Into<String>, options: Options, limits: Limits) -> Contender {
         Contender {
             name: name.into(),
-            kind: Kind::Search { options, limits },
+            kind: Kind::Search {
+                options: Box::new(options),
+                limits,
+            },
         }
     }
 
@@ -99,11 +105,7 @@ impl Contender {
                 "lmr" => options.lmr = on()?,
                 "mobility" => options.terms.mobility = on()?,
                 "learnt" => options.terms.learnt = on()?,
-                "tune" => {
-                    let (name, v) = value.split_once(':').ok_or_else(bad)?;
-                    let v = v.parse::<i32>().map_err(|_| bad())?;
-                    options.params.set(name, v)?;
-                }
+                "tune" => options.params.apply(value)?,
                 "multi" => {
                     options.multi = match value {
                         "brs" | "brs+" | "best-reply" => MultiAlgorithm::BestReply,
@@ -124,7 +126,7 @@ impl Contender {
             Kind::Random => Mover::Random(fastrand::Rng::with_seed(seed)),
             Kind::Greedy => Mover::Greedy(fastrand::Rng::with_seed(seed), None),
             Kind::Search { options, limits } => {
-                Mover::Search(Box::new(Searcher::new(*options)), limits.clone())
+                Mover::Search(Box::new(Searcher::new(**options)), limits.clone())
             }
         }
     }

@@ -163,14 +163,27 @@ impl Budget {
     }
 
     /// Is there time for another iteration? An iteration takes a few times
-    /// as long as the last one, so none starts after half the soft budget,
-    /// except with a fixed time per move, which is spent in full.
-    pub fn another_iteration(&self, fixed_time: bool) -> bool {
+    /// as long as the last one, so none starts after half the soft budget
+    /// (scaled by `percent`: less when the best move has held for several
+    /// iterations, more when it has just changed), except with a fixed time
+    /// per move, which is spent in full.
+    pub fn another_iteration(&self, fixed_time: bool, percent: u32) -> bool {
         match self.soft {
             None => true,
             Some(s) if fixed_time => self.start.elapsed() < s,
-            Some(s) => self.start.elapsed() < s / 2,
+            Some(s) => self.start.elapsed() < s * percent / 200,
         }
+    }
+}
+
+/// The share of the soft budget (percent) to spend when the best move has
+/// held for `stable` iterations in a row (0: it changed in the last one).
+pub(crate) fn stability_percent(stable: u32) -> u32 {
+    match stable {
+        0 => 150,
+        1 => 115,
+        2 => 95,
+        _ => 75,
     }
 }
 

@@ -104,7 +104,8 @@ impl Searcher {
             return self.quiescence_multi(pos, alpha, beta, ply, 0);
         }
         let key = pos.key() ^ salt(self.root_army, branched);
-        let (table_move, cutoff) = self.probe(key, depth, (alpha, beta), ply, true);
+        let probe = self.probe(key, depth, (alpha, beta), ply, true);
+        let (table_move, cutoff) = (probe.mv, probe.cutoff);
         if let Some(s) = cutoff {
             return s;
         }

@@ -32,6 +32,22 @@ pub struct Params {
     /// History score (of [`crate::ordering`]'s range) worth one ply of
     /// reduction more or less.
     pub lmr_history_div: i32,
+    /// Plies of reduction more at a node expected to fail high (a cut
+    /// node: a null-window child of a late move or of a PV node's).
+    pub lmr_cut_node: i32,
+    /// Use the table's score, where its bound allows, as a better static
+    /// score for the pruning decisions (0 off, 1 on).
+    pub tt_eval: i32,
+    /// Singular extension from this depth on (0 off): the table's move is
+    /// searched a ply deeper when every other move fails low against its
+    /// stored score minus `singular_margin` centipawns per ply of depth,
+    /// and the node is cut when even without it a move beats beta.
+    pub singular_depth: i32,
+    pub singular_margin: i32,
+    /// History pruning: at depths up to `history_prune_depth`, a quiet
+    /// move whose history is below `-history_prune * depth` is skipped.
+    pub history_prune_depth: i32,
+    pub history_prune: i32,
     /// Quiescence: delta pruning margin above the victim's value.
     pub delta_margin: i32,
     /// A capturer this much more valuable than a defended victim is a bad
@@ -48,6 +64,9 @@ pub struct Params {
     /// deeper, 2 only checking moves that do not lose material by static
     /// exchange.
     pub check_extension: i32,
+    /// With a clock, spend less time when the best move has held for
+    /// several iterations and more when it has just changed (0 off, 1 on).
+    pub time_stability: i32,
     /// Aspiration window: first half-width, and the depth it starts at.
     pub aspiration_delta: i32,
     pub aspiration_depth: i32,
@@ -69,12 +88,19 @@ impl Default for Params {
             lmr_base: 75,
             lmr_div: 225,
             lmr_history_div: 8192,
+            lmr_cut_node: 0,
+            tt_eval: 0,
+            singular_depth: 0,
+            singular_margin: 2,
+            history_prune_depth: 0,
+            history_prune: 2000,
             delta_margin: 200,
             bad_capture_margin: 50,
             see_depth: 6,
             see_capture_margin: 100,
             see_quiet_margin: 30,
             check_extension: 1,
+            time_stability: 0,
             aspiration_delta: 30,
             aspiration_depth: 5,
         }
@@ -82,6 +108,17 @@ impl Default for Params {
 }
 
 impl Params {
+    /// Applies a setting written `name:value`.
+    pub fn apply(&mut self, setting: &str) -> Result<(), String> {
+        let (name, value) = setting
+            .split_once(':')
+            .ok_or_else(|| format!("search parameter `{setting}`: expected name:value"))?;
+        let value = value.parse().map_err(|_| {
+            format!("search parameter `{setting}`: `{value}` is not a whole number")
+        })?;
+        self.set(name, value)
+    }
+
     /// Sets the parameter `name` (a field name) to `value`.
     pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
         let field = match name {
@@ -98,12 +135,19 @@ impl Params {
             "lmr_base" => &mut self.lmr_base,
             "lmr_div" => &mut self.lmr_div,
             "lmr_history_div" => &mut self.lmr_history_div,
+            "lmr_cut_node" => &mut self.lmr_cut_node,
+            "tt_eval" => &mut self.tt_eval,
+            "singular_depth" => &mut self.singular_depth,
+            "singular_margin" => &mut self.singular_margin,
+            "history_prune_depth" => &mut self.history_prune_depth,
+            "history_prune" => &mut self.history_prune,
             "delta_margin" => &mut self.delta_margin,
             "bad_capture_margin" => &mut self.bad_capture_margin,
             "see_depth" => &mut self.see_depth,
             "see_capture_margin" => &mut self.see_capture_margin,
             "see_quiet_margin" => &mut self.see_quiet_margin,
             "check_extension" => &mut self.check_extension,
+            "time_stability" => &mut self.time_stability,
             "aspiration_delta" => &mut self.aspiration_delta,
             "aspiration_depth" => &mut self.aspiration_depth,
             _ => return Err(format!("no search parameter `{name}`")),
@@ -128,6 +172,10 @@ mod tests {
         assert_eq!(p.lmp_base, 5);
         assert!(p.set("lmr_div", 0).is_err());
         assert!(p.set("nonsense", 1).is_err());
+        p.apply("rfp_margin:70").unwrap();
+        assert_eq!(p.rfp_margin, 70);
+        assert!(p.apply("rfp_margin=70").is_err());
+        assert!(p.apply("rfp_margin:x").is_err());
         assert_eq!(p.lmr_div, Params::default().lmr_div);
     }
 }

@@ -3,7 +3,7 @@
 //! iterative deepening within the limits and reports each iteration.
 
 use crate::eval::{Eval, EvalCache, Terms};
-use crate::limits::{Budget, Limits, MAX_DEPTH};
+use crate::limits::{stability_percent, Budget, Limits, MAX_DEPTH};
 use crate::ordering::Ordering;
 use crate::params::Params;
 use crate::score::{self, from_table, to_table, DRAW, INFINITY, MATE};
@@ -150,6 +150,8 @@ pub struct Searcher {
     pub(crate) iteration_depth: i32,
     /// Two sides: per ply, the static score (`-INFINITY` in check).
     pub(crate) evals: Vec<i32>,
+    /// Two sides: per ply, the move a singular-extension test leaves out.
+    pub(crate) excluded: Vec<Option<Move>>,
     /// Late move reductions by depth * 64 + move number.
     pub(crate) reductions: Vec<u8>,
     /// Two sides: recent static scores.
@@ -172,6 +174,17 @@ fn reductions(p: &Params) -> Vec<u8> {
         }
     }
     table
+}
+
+/// What the transposition table knows of a node.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Probe {
+    /// The best move stored.
+    pub mv: Option<Move>,
+    /// The stored score, when it ends the node.
+    pub cutoff: Option<i32>,
+    /// The stored score (from this ply), its bound and depth.
+    pub entry: Option<(i32, Bound, i32)>,
 }
 
 impl Default for Searcher {
@@ -207,6 +220,7 @@ impl Searcher {
             sides: vec![0; MAX_PLY + 1],
             iteration_depth: 0,
             evals: vec![0; MAX_PLY + 1],
+            excluded: vec![None; MAX_PLY + 1],
             reductions: reductions(&options.params),
             eval_cache: EvalCache::new(),
             helpers: Vec::new(),
@@ -373,6 +387,8 @@ impl Searcher {
             max_depth
         };
         let mut last_score = 0;
+        // Iterations in a row that kept the best move.
+        let mut stable = 0;
         for depth in 1..=max_depth {
             // Every other helper skips every other depth, so that the
             // threads spread over more than one iteration.
@@ -387,6 +403,11 @@ impl Searcher {
             // An interrupted iteration counts if a move was finished in it.
             if complete || root.finished > 0 {
                 let best = &root.moves[0];
+                stable = if result.best == Some(best.mv) {
+                    stable + 1
+                } else {
+                    0
+                };
                 result.best = Some(best.mv);
                 result.score = if complete { score } else { best.score };
                 result.pv = best.pv.clone();
@@ -404,13 +425,23 @@ impl Searcher {
             if !self
                 .budget
                 .as_ref()
-                .is_some_and(|b| b.another_iteration(fixed_time))
+                .is_some_and(|b| b.another_iteration(fixed_time, self.time_percent(stable)))
             {
                 break;
             }
         }
         self.fill_stats(&mut result);
         result
+    }
+
+    /// The share of the soft time budget to use (percent), from the best
+    /// move's stability where the parameters ask for it.
+    fn time_percent(&self, stable: u32) -> u32 {
+        if self.options.params.time_stability > 0 {
+            stability_percent(stable)
+        } else {
+            100
+        }
     }
 
     fn fill_stats(&self, result: &mut SearchResult) {
@@ -505,9 +536,10 @@ impl Searcher {
         best
     }
 
-    /// Looks the node up in the transposition table: the stored move, and
-    /// the stored score if it ends the node (deep enough, and its bound
-    /// decides against the window; only where `cut` allows).
+    /// Looks the node up in the transposition table: the stored move, the
+    /// stored score if it ends the node (deep enough, and its bound decides
+    /// against the window; only where `cut` allows), and the entry's score
+    /// and bound (for a better static score).
     pub(crate) fn probe(
         &self,
         key: u64,
@@ -515,9 +547,9 @@ impl Searcher {
         (alpha, beta): (i32, i32),
         ply: usize,
         cut: bool,
-    ) -> (Option<Move>, Option<i32>) {
+    ) -> Probe {
         let Some(e) = self.tt.probe(key) else {
-            return (None, None);
+            return Probe::default();
         };
         let s = from_table(e.score, ply);
         let decided = match e.bound {
@@ -525,10 +557,11 @@ impl Searcher {
             Bound::Lower => s >= beta,
             Bound::Upper => s <= alpha,
         };
-        (
-            e.mv,
-            (cut && e.depth as i32 >= depth && decided).then_some(s),
-        )
+        Probe {
+            mv: e.mv,
+            cutoff: (cut && e.depth as i32 >= depth && decided).then_some(s),
+            entry: Some((s, e.bound, e.depth as i32)),
+        }
     }
 
     /// The table's move if it is among the node's legal moves (another

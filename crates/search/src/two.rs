@@ -7,13 +7,37 @@
 
 use crate::ordering::{is_capture, is_tactical, losing_capture};
 use crate::score::{is_mate, DRAW, INFINITY, MATE};
-use crate::searcher::{RootMoves, Searcher, Step, MAX_PLY};
+use crate::searcher::{Probe, RootMoves, Searcher, Step, MAX_PLY};
+use crate::tt::Bound;
 use quadrille_engine::{Legality, Move, MoveKind, Position};
 
 /// Quiescence plies in which a side in check tries every evasion.
 const QUIESCENCE_EVASIONS: usize = 2;
 /// Quiet moves remembered per node for the history malus.
 const MAX_QUIETS: usize = 64;
+
+/// How a node is searched, besides its window.
+#[derive(Clone, Copy)]
+pub(crate) struct Node {
+    /// May it try a null move (not straight after one)?
+    pub null_ok: bool,
+    /// Is it expected to fail high (a null-window child of a late move)?
+    pub cut: bool,
+}
+
+/// What the singular-extension test found.
+enum Singular {
+    /// Not tried (no table move, too shallow, ...).
+    Untested,
+    /// Tried: the table's move is not alone.
+    Tested,
+    /// The table's move is searched a ply deeper.
+    Extend,
+    /// Even without the table's move the node beats beta.
+    Cut(i32),
+    /// The search was stopped during the test.
+    Stopped,
+}
 
 impl Searcher {
     /// Late move reduction by depth and move number (the table is built
@@ -40,13 +64,22 @@ impl Searcher {
         (ply as i32) < 2 * self.iteration_depth
     }
 
-    /// Searches one child: negated when the other side moves next.
+    /// Searches one child (`cut`: expected to fail high): negated when the
+    /// other side moves next.
     #[inline]
-    fn child(&mut self, pos: &mut Position, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn child(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        (alpha, beta): (i32, i32),
+        ply: usize,
+        cut: bool,
+    ) -> i32 {
+        let node = Node { null_ok: true, cut };
         if pos.army_to_move() == self.side_at(ply) {
-            self.pvs(pos, depth, alpha, beta, ply + 1, true)
+            self.pvs(pos, depth, alpha, beta, ply + 1, node)
         } else {
-            -self.pvs(pos, depth, -beta, -alpha, ply + 1, true)
+            -self.pvs(pos, depth, -beta, -alpha, ply + 1, node)
         }
     }
 
@@ -86,11 +119,11 @@ impl Searcher {
             beta,
             |s, pos, d, alpha, beta, first| {
                 if first {
-                    return s.child(pos, d, alpha, beta, 0);
+                    return s.child(pos, d, (alpha, beta), 0, false);
                 }
-                let v = s.child(pos, d, alpha, alpha + 1, 0);
+                let v = s.child(pos, d, (alpha, alpha + 1), 0, true);
                 if v > alpha && v < beta && !s.stopped {
-                    s.child(pos, d, alpha, beta, 0)
+                    s.child(pos, d, (alpha, beta), 0, false)
                 } else {
                     v
                 }
@@ -139,7 +172,7 @@ impl Searcher {
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
-        null_ok: bool,
+        node: Node,
     ) -> i32 {
         if let Some(s) = self.node_start(pos, ply) {
             return s;
@@ -160,14 +193,23 @@ impl Searcher {
             return self.quiescence(pos, alpha, beta, ply, 0);
         }
         let pv_node = beta - alpha > 1;
+        // Set while a singular-extension test searches this node without
+        // that move: the table may neither end nor record it.
+        let excluded = self.excluded[ply];
         let key = pos.key();
-        let (table_move, cutoff) = self.probe(key, depth, (alpha, beta), ply, !pv_node);
-        if let Some(s) = cutoff {
+        let probe = self.probe(
+            key,
+            depth,
+            (alpha, beta),
+            ply,
+            !pv_node && excluded.is_none(),
+        );
+        if let Some(s) = probe.cutoff {
             return s;
         }
         // Moves are judged one at a time when reached (most nodes end
         // after a move or two), where the rules allow it.
-        let legality = self.generate(pos, ply);
+        let mut legality = self.generate(pos, ply);
         let n = self.order.frames[ply].len();
         if n == 0 {
             let army = pos.army_to_move();
@@ -176,7 +218,7 @@ impl Searcher {
         if Self::no_progress(pos) {
             return DRAW;
         }
-        let table_move = self.legal_here(ply, table_move);
+        let table_move = self.legal_here(ply, probe.mv);
         let p = self.options.params;
         let static_eval = if in_check {
             -INFINITY
@@ -184,6 +226,17 @@ impl Searcher {
             self.static_two(pos)
         };
         self.evals[ply] = static_eval;
+        // The table's score, where its bound says the truth lies beyond the
+        // static score, is the better guess for pruning.
+        let eval = match probe.entry {
+            Some((s, bound, _)) if p.tt_eval > 0 && !in_check && !is_mate(s) => match bound {
+                Bound::Lower if s > static_eval => s,
+                Bound::Upper if s < static_eval => s,
+                Bound::Exact => s,
+                _ => static_eval,
+            },
+            _ => static_eval,
+        };
         // Better than two plies ago (the same side's last node)? Pruning is
         // then bolder against beta and more careful below alpha.
         let improving = !in_check
@@ -193,29 +246,33 @@ impl Searcher {
             && !in_check
             && depth <= p.rfp_depth
             && !is_mate(beta)
-            && static_eval - p.rfp_margin * (depth - improving as i32) >= beta
+            && eval - p.rfp_margin * (depth - improving as i32) >= beta
         {
-            return static_eval;
+            return eval;
         }
         let side = pos.army_to_move();
         self.sides[ply] = side;
         if self.options.null_move
-            && null_ok
+            && node.null_ok
+            && excluded.is_none()
             && !pv_node
             && !in_check
             && depth >= 3
-            && static_eval >= beta
+            && eval >= beta
             && !is_mate(beta)
             && self.null_allowed(pos, ply)
         {
-            let r = p.null_base
-                + depth / p.null_depth_div
-                + ((static_eval - beta) / p.null_eval_div).min(3);
+            let r =
+                p.null_base + depth / p.null_depth_div + ((eval - beta) / p.null_eval_div).min(3);
             pos.make_null();
             let s = if pos.army_to_move() == side {
                 None
             } else {
-                Some(-self.pvs(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false))
+                let child = Node {
+                    null_ok: false,
+                    cut: !node.cut,
+                };
+                Some(-self.pvs(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, child))
             };
             pos.unmake();
             if self.stopped {
@@ -231,6 +288,21 @@ impl Searcher {
         if table_move.is_none() && depth >= 6 {
             depth -= 1;
         }
+        let singular = self.singular(pos, ply, depth, beta, node, (table_move, &probe));
+        let singular = match singular {
+            Singular::Cut(s) => return s,
+            Singular::Stopped => return 0,
+            Singular::Extend => {
+                // The test searched this node again, in this ply's frame.
+                legality = self.generate(pos, ply);
+                true
+            }
+            Singular::Tested => {
+                legality = self.generate(pos, ply);
+                false
+            }
+            Singular::Untested => false,
+        };
 
         self.order
             .score(pos, ply, table_move, &self.values, p.see_depth > 0);
@@ -243,6 +315,9 @@ impl Searcher {
         let mut legal = 0;
         for k in 0..n {
             let m = self.order.frames[ply].pick(k);
+            if Some(m) == excluded {
+                continue;
+            }
             // Moves searched so far (legal ones: pruned moves are not
             // judged, and only once one move has been searched).
             let i = legal;
@@ -252,6 +327,15 @@ impl Searcher {
             // quiet moves are not worth a look.
             let lmp_count = (p.lmp_base + depth * depth) / if improving { 1 } else { 2 };
             if quiet_prunable && depth <= p.lmp_depth && i as i32 >= lmp_count {
+                continue;
+            }
+            // History pruning: a quiet move that has failed here again and
+            // again.
+            if quiet_prunable
+                && depth <= p.history_prune_depth
+                && self.order.history(player, m) < -p.history_prune * depth
+                && !self.order.is_killer(ply, m)
+            {
                 continue;
             }
             // Futility: a quiet move cannot lift a hopeless frontier node.
@@ -300,13 +384,16 @@ impl Searcher {
             let safe = p.check_extension == 2
                 && self.may_extend(ply + 1)
                 && pos.see_at_least(m, &self.values, 0);
+            if singular && Some(m) == table_move {
+                d += 1;
+            }
             pos.make(m);
             if safe && pos.in_check() {
                 d += 1;
             }
             let mut s;
             if i == 0 {
-                s = self.child(pos, d, alpha, beta, ply);
+                s = self.child(pos, d, (alpha, beta), ply, !pv_node && !node.cut);
             } else {
                 let mut r = 0;
                 // Checks are not reduced (tested last: it costs the most).
@@ -318,16 +405,18 @@ impl Searcher {
                     && !killer
                     && !pos.in_check()
                 {
-                    r = self.reduction(depth, i) - pv_node as i32 + !improving as i32
+                    r = self.reduction(depth, i) - pv_node as i32
+                        + !improving as i32
+                        + p.lmr_cut_node * node.cut as i32
                         - history / p.lmr_history_div;
                     r = r.clamp(0, (d - 1).max(0));
                 }
-                s = self.child(pos, d - r, alpha, alpha + 1, ply);
+                s = self.child(pos, d - r, (alpha, alpha + 1), ply, r > 0 || !node.cut);
                 if s > alpha && r > 0 && !self.stopped {
-                    s = self.child(pos, d, alpha, alpha + 1, ply);
+                    s = self.child(pos, d, (alpha, alpha + 1), ply, !node.cut);
                 }
                 if s > alpha && s < beta && !self.stopped {
-                    s = self.child(pos, d, alpha, beta, ply);
+                    s = self.child(pos, d, (alpha, beta), ply, false);
                 }
             }
             pos.unmake();
@@ -352,10 +441,71 @@ impl Searcher {
             }
         }
         if legal == 0 {
+            // Without the excluded move nothing is left: no verdict on it.
+            if excluded.is_some() {
+                return alpha;
+            }
             return self.terminal(pos, ply, side);
         }
-        self.store(key, best_move, best, (original_alpha, beta), depth, ply);
+        if excluded.is_none() {
+            self.store(key, best_move, best, (original_alpha, beta), depth, ply);
+        }
         best
+    }
+
+    /// Singular extension (Stockfish's step 14): is the table's move much
+    /// better than every other move? A search of the node without it, at
+    /// half the depth, against the stored score less a margin, says so
+    /// when it fails low; when it instead beats beta, several moves do and
+    /// the node is cut (multi-cut).
+    fn singular(
+        &mut self,
+        pos: &mut Position,
+        ply: usize,
+        depth: i32,
+        beta: i32,
+        node: Node,
+        (table_move, probe): (Option<Move>, &Probe),
+    ) -> Singular {
+        let p = self.options.params;
+        let (Some(m), Some((score, bound, stored))) = (table_move, probe.entry) else {
+            return Singular::Untested;
+        };
+        if p.singular_depth == 0
+            || depth < p.singular_depth
+            || self.excluded[ply].is_some()
+            || bound == Bound::Upper
+            || stored < depth - 3
+            || is_mate(score)
+        {
+            return Singular::Untested;
+        }
+        let singular_beta = score - p.singular_margin * depth;
+        self.excluded[ply] = Some(m);
+        let quiet = Node {
+            null_ok: false,
+            cut: node.cut,
+        };
+        let s = self.pvs(
+            pos,
+            (depth - 1) / 2,
+            singular_beta - 1,
+            singular_beta,
+            ply,
+            quiet,
+        );
+        self.excluded[ply] = None;
+        // Its line is no line of this node.
+        self.pv[ply].clear();
+        if self.stopped {
+            Singular::Stopped
+        } else if s < singular_beta {
+            Singular::Extend
+        } else if singular_beta >= beta {
+            Singular::Cut(singular_beta)
+        } else {
+            Singular::Tested
+        }
     }
 
     /// Fills the frame at `ply` with the moves to try: pseudo-legal ones and
@@ -463,7 +613,39 @@ impl Searcher {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Options, Searcher};
+    use crate::{Limits, Options, Searcher};
+    use quadrille_engine::embedded;
+
+    /// Each optional pruning and extension, switched on, changes the tree
+    /// of a fixed-depth search (so none is dead code behind its switch).
+    #[test]
+    fn each_optional_setting_changes_the_tree() {
+        let v = embedded::variant("chess").unwrap();
+        let pos = quadrille_engine::Position::from_string(
+            v,
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        )
+        .unwrap();
+        let nodes = |options: Options| {
+            Searcher::new(options)
+                .best_move(&pos, &Limits::depth(8))
+                .nodes
+        };
+        let base = nodes(Options::default());
+        for setting in [
+            "lmr_cut_node:1",
+            "tt_eval:1",
+            "singular_depth:4",
+            "history_prune_depth:3,history_prune:200",
+            "check_extension:2",
+        ] {
+            let mut options = Options::default();
+            for s in setting.split(',') {
+                options.params.apply(s).unwrap();
+            }
+            assert_ne!(nodes(options), base, "{setting} changed nothing");
+        }
+    }
 
     #[test]
     fn reductions_grow_with_depth_and_move_number() {

@@ -43,7 +43,11 @@ fn forces_mate_in_two(pos: &mut Position, m: Move) -> bool {
 
 /// The search's move and score at a fixed depth.
 fn search(pos: &Position, depth: u32) -> (Move, i32) {
-    let r = Searcher::default().best_move(pos, &Limits::depth(depth));
+    search_with(Options::default(), pos, depth)
+}
+
+fn search_with(options: Options, pos: &Position, depth: u32) -> (Move, i32) {
+    let r = Searcher::new(options).best_move(pos, &Limits::depth(depth));
     (r.best.expect("a move"), r.score)
 }
 
@@ -65,13 +69,17 @@ fn check_mate_in_one(variant: &str, fen: &str) {
 }
 
 fn check_mate_in_two(variant: &str, fen: &str) {
+    check_mate_in_two_with(Options::default(), variant, fen);
+}
+
+fn check_mate_in_two_with(options: Options, variant: &str, fen: &str) {
     let v = embedded::variant(variant).unwrap();
     let mut pos = Position::from_string(v, fen).unwrap();
     assert!(
         mates_in_one(&mut pos).is_empty(),
         "{variant} {fen}: already a mate in one"
     );
-    let (m, s) = search(&pos, 5);
+    let (m, s) = search_with(options, &pos, 5);
     assert_eq!(score::mate_moves(s), Some(2), "{variant} {fen}: score {s}");
     assert!(
         forces_mate_in_two(&mut pos, m),
@@ -80,7 +88,7 @@ fn check_mate_in_two(variant: &str, fen: &str) {
     );
     // The defender, to move after it, sees the loss coming.
     pos.make(m);
-    let (_, s) = search(&pos, 4);
+    let (_, s) = search_with(options, &pos, 4);
     assert_eq!(
         score::mate_moves(s),
         Some(-1),
@@ -142,4 +150,31 @@ fn magna_carta_mate_in_one() {
 fn magna_carta_mate_in_two() {
     // Black's Rook can interpose once.
     check_mate_in_two("magna-carta", "7k/4r1pp/8/8/7C/7M/3R4/q7 w - - 0 1");
+}
+
+#[test]
+fn optional_prunings_and_extensions_keep_the_mates() {
+    // Each switched on at depths where these small searches reach it
+    // (singular extension from depth 2, so the test runs at every node
+    // with a table move).
+    for setting in [
+        "lmr_cut_node:2",
+        "tt_eval:1",
+        "singular_depth:2",
+        "history_prune_depth:4",
+        "lmp_depth:8",
+    ] {
+        let mut options = Options::default();
+        options.params.apply(setting).unwrap();
+        for (variant, fen) in [
+            (
+                "chess",
+                "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",
+            ),
+            ("chess", "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1"),
+            ("magna-carta", "7k/4r1pp/8/8/7C/7M/3R4/q7 w - - 0 1"),
+        ] {
+            check_mate_in_two_with(options, variant, fen);
+        }
+    }
 }
