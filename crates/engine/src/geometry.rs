@@ -67,6 +67,11 @@ impl CellSet {
     pub fn intersection(&self, o: &CellSet) -> CellSet {
         CellSet(std::array::from_fn(|i| self.0[i] & o.0[i]))
     }
+    #[inline]
+    /// Cells of this set not in the other.
+    pub fn difference(&self, o: &CellSet) -> CellSet {
+        CellSet(std::array::from_fn(|i| self.0[i] & !o.0[i]))
+    }
     /// Iterates the cells in increasing order.
     #[inline]
     pub fn iter(&self) -> CellSetIter {

@@ -92,6 +92,12 @@ struct Pusher<'a, const PATHS: bool> {
 }
 
 impl<const PATHS: bool> Pusher<'_, PATHS> {
+    /// Does a move to `to` promote?
+    #[inline(always)]
+    fn promotes_at(&self, to: Cell) -> bool {
+        self.promoting.is_some_and(|z| z.contains(to))
+    }
+
     /// `passed`: the cells a slide or hop crosses before `to`.
     #[inline(always)]
     fn push(
@@ -447,15 +453,27 @@ impl Position {
     /// royalty test. They are added to `list` (not cleared first).
     pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
         if self.variant.rules.extended {
-            self.generate::<true>(list)
+            self.generate::<true, true>(list)
         } else {
-            self.generate::<false>(list)
+            self.generate::<false, true>(list)
+        }
+    }
+
+    /// The pseudo-legal moves that capture or promote (what a quiescence
+    /// search tries), in the order [`Position::pseudo_legal_moves`] lists
+    /// them; no castling, double step or swap. Added to `list`.
+    pub fn pseudo_legal_tactical_moves(&self, list: &mut MoveList) {
+        if self.variant.rules.extended {
+            self.generate::<true, false>(list)
+        } else {
+            self.generate::<false, false>(list)
         }
     }
 
     /// `pseudo_legal_moves`, compiled once with the path rules (and swaps)
-    /// and once without, so that games without them pay nothing for them.
-    fn generate<const PATHS: bool>(&self, list: &mut MoveList) {
+    /// and once without, so that games without them pay nothing for them;
+    /// without `QUIETS`, only captures and promotions.
+    fn generate<const PATHS: bool, const QUIETS: bool>(&self, list: &mut MoveList) {
         let v = &*self.variant;
         let t = &v.tables;
         let player = self.to_move as usize;
@@ -503,17 +521,20 @@ impl Position {
                     site: &site,
                     promoting,
                 };
-                self.piece_moves(list, &pusher, &gen, first);
+                self.piece_moves::<true, QUIETS>(list, &pusher, &gen, first);
             } else {
                 let pusher = Pusher::<false> {
                     pos: self,
                     site: &site,
                     promoting,
                 };
-                self.piece_moves(list, &pusher, &gen, first);
+                self.piece_moves::<false, QUIETS>(list, &pusher, &gen, first);
             }
         }
 
+        if !QUIETS {
+            return;
+        }
         if PATHS {
             if let Some(s) = &v.rules.swap {
                 self.push_swaps(list, s);
@@ -552,7 +573,7 @@ impl Position {
     /// The moves of one piece (`pusher.site`): its rays, then its double
     /// step. `first`: where its moves begin in `list`.
     #[inline(always)]
-    fn piece_moves<const PATHS: bool>(
+    fn piece_moves<const PATHS: bool, const QUIETS: bool>(
         &self,
         list: &mut MoveList,
         pusher: &Pusher<PATHS>,
@@ -578,7 +599,9 @@ impl Position {
                     let target = self.board[to as usize];
                     if target == 0 {
                         if ray.quiet {
-                            pusher.push(list, to, MoveKind::Normal, &[], false, false);
+                            if QUIETS || pusher.promotes_at(to) {
+                                pusher.push(list, to, MoveKind::Normal, &[], false, false);
+                            }
                         } else if ray.capture
                             && ep_types >> kind & 1 != 0
                             && ep.is_some_and(|(e, victim)| {
@@ -595,7 +618,7 @@ impl Position {
                     for (i, &to) in cells.iter().enumerate() {
                         let target = self.board[to as usize];
                         if target == 0 {
-                            if ray.quiet {
+                            if ray.quiet && (QUIETS || pusher.promotes_at(to)) {
                                 pusher.push(list, to, MoveKind::Normal, &cells[..i], true, false);
                             }
                         } else {
@@ -613,7 +636,7 @@ impl Position {
                         if !screen {
                             screen = target != 0;
                         } else if target == 0 {
-                            if ray.quiet {
+                            if ray.quiet && (QUIETS || pusher.promotes_at(to)) {
                                 pusher.push(list, to, MoveKind::Normal, &cells[..i], true, false);
                             }
                         } else {
@@ -626,7 +649,7 @@ impl Position {
                 }
             }
         }
-        if let Some(d) = ds {
+        if let Some(d) = ds.filter(|_| QUIETS) {
             if d.pieces >> kind & 1 != 0 && d.from[player].contains(from) {
                 let (dx, dy) = t.orientation[player][from as usize].rotate((0, 1));
                 let g = &v.geometry;

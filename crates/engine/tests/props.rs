@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::RngSeed;
 use quadrille_engine::variant::embedded::FILES;
-use quadrille_engine::{betza, embedded, Move, Position, Variant};
+use quadrille_engine::{betza, embedded, Move, MoveKind, MoveList, Position, Variant};
 use std::collections::HashSet;
 use std::sync::{Arc, OnceLock};
 
@@ -1187,4 +1187,46 @@ fn perft_matches_known_counts() {
     let ep = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
     let mut pos = Position::from_string(chess, ep).unwrap();
     assert_eq!(pos.perft(4), 43238);
+}
+
+/// The quiescence search's generator: the captures and promotions of the
+/// full pseudo-legal list, in its order, and no castling, double step or
+/// swap, in positions from random games of every variant.
+#[test]
+fn tactical_moves_are_the_captures_and_promotions_of_the_full_list() {
+    let tactical = |pos: &Position, m: &Move| {
+        m.promotion.is_some()
+            || m.kind == MoveKind::EnPassant
+            || (m.kind == MoveKind::Normal && pos.piece_at(m.to).is_some())
+    };
+    let mut checked = 0;
+    for (vi, strings) in corpus() {
+        let v = &variants()[*vi];
+        for s in strings {
+            let pos = Position::from_string(v.clone(), s).unwrap();
+            let (mut full, mut some) = (MoveList::new(), MoveList::new());
+            pos.pseudo_legal_moves(&mut full);
+            pos.pseudo_legal_tactical_moves(&mut some);
+            // An order-preserving part of the full list ...
+            let mut rest = full.iter();
+            for m in some.iter() {
+                assert!(
+                    rest.any(|f| f == m),
+                    "{} {s}: {m:?} not in the full list's order",
+                    v.name
+                );
+                assert!(
+                    matches!(m.kind, MoveKind::Normal | MoveKind::EnPassant),
+                    "{} {s}: {m:?}",
+                    v.name
+                );
+            }
+            // ... holding all its captures and promotions.
+            let want: Vec<Move> = full.iter().copied().filter(|m| tactical(&pos, m)).collect();
+            let got: Vec<Move> = some.iter().copied().filter(|m| tactical(&pos, m)).collect();
+            assert_eq!(got, want, "{} {s}", v.name);
+            checked += want.len();
+        }
+    }
+    assert!(checked > 1000, "only {checked} tactical moves met");
 }

@@ -268,23 +268,22 @@ impl Eval {
         let k = &self.know;
         let v = &*self.variant;
         let own = pos.army_cells(army);
+        // Hostile pieces other than pawns: the ones that count as near.
+        let mut hostile = CellSet::EMPTY;
+        for e in (0..v.armies.len() as u8).filter(|&e| v.hostile(e, army)) {
+            hostile = hostile.union(&pos.army_cells(e));
+            for t in (0..v.pieces.len()).filter(|t| k.pawn_types >> t & 1 != 0) {
+                hostile = hostile.difference(&pos.type_cells(e, t as u8));
+            }
+        }
         let mut s = 0;
         for r in royals.iter() {
-            s += self.weights.shelter
-                * (k.neighbours[r as usize].intersection(&own).len() as i32).min(3);
-            for e in (0..v.armies.len() as u8).filter(|&e| v.hostile(e, army)) {
-                for c in pos.army_cells(e).iter() {
-                    let d = k.distance(r, c);
-                    if d < 3 {
-                        let pawn = pos
-                            .piece_at(c)
-                            .is_some_and(|p| k.pawn_types >> p.kind & 1 != 0);
-                        if !pawn {
-                            s -= self.weights.tropism * (3 - d);
-                        }
-                    }
-                }
-            }
+            let next = &k.neighbours[r as usize];
+            s += self.weights.shelter * (next.intersection(&own).len() as i32).min(3);
+            // (3 - distance) for each: two next to it, one a step further.
+            let near = 2 * next.intersection(&hostile).len()
+                + k.second_ring[r as usize].intersection(&hostile).len();
+            s -= self.weights.tropism * near as i32;
         }
         s
     }

@@ -59,7 +59,8 @@ impl Frame {
 pub fn is_capture(pos: &Position, m: Move) -> bool {
     match m.kind {
         MoveKind::EnPassant => true,
-        MoveKind::Castle(_) | MoveKind::DropOut => false,
+        // A swap lands on a piece of the mover's own army.
+        MoveKind::Castle(_) | MoveKind::DropOut | MoveKind::Swap => false,
         _ => pos.piece_at(m.to).is_some(),
     }
 }

@@ -512,8 +512,7 @@ impl Searcher {
     /// the position's [`Legality`] to judge each by, in two-player games
     /// without drop-outs; elsewhere the legal moves and `None`.
     fn generate(&mut self, pos: &mut Position, ply: usize) -> Option<Legality> {
-        let v = pos.variant();
-        if v.players.len() == 2 && v.rules.dropout.is_none() {
+        if Self::judged_when_reached(pos) {
             self.order.frames[ply].moves.clear();
             pos.pseudo_legal_moves(&mut self.order.frames[ply].moves);
             Some(pos.legality())
@@ -521,6 +520,13 @@ impl Searcher {
             pos.legal_moves_into(&mut self.order.frames[ply].moves);
             None
         }
+    }
+
+    /// Are moves generated pseudo-legal and judged one at a time here (two
+    /// players, no drop-outs)?
+    fn judged_when_reached(pos: &Position) -> bool {
+        let v = pos.variant();
+        v.players.len() == 2 && v.rules.dropout.is_none()
     }
 
     /// Quiescence: the side to move may stand on the static score or try
@@ -556,12 +562,21 @@ impl Searcher {
             None
         } else {
             // Standing pat is allowed: no need to know whether any quiet
-            // move is legal, only the captures tried.
-            let legality = self.generate(pos, ply);
-            if legality.is_none() && self.order.frames[ply].len() == 0 {
-                let army = pos.army_to_move();
-                return self.terminal(pos, ply, army);
-            }
+            // move is legal, only the captures tried (and only they are
+            // generated, where moves are judged when reached).
+            let legality = if Self::judged_when_reached(pos) {
+                let frame = &mut self.order.frames[ply];
+                frame.moves.clear();
+                pos.pseudo_legal_tactical_moves(&mut frame.moves);
+                Some(pos.legality())
+            } else {
+                pos.legal_moves_into(&mut self.order.frames[ply].moves);
+                if self.order.frames[ply].len() == 0 {
+                    let army = pos.army_to_move();
+                    return self.terminal(pos, ply, army);
+                }
+                None
+            };
             self.order.frames[ply].keep_tactical(pos, &self.values);
             legality
         };

@@ -37,6 +37,8 @@ pub struct Knowledge {
     owner: Vec<u8>,
     /// Per cell: the cells one king step away.
     pub neighbours: Vec<CellSet>,
+    /// Per cell: the cells two king steps away (and not one).
+    pub second_ring: Vec<CellSet>,
     /// Per cell: (file, rank).
     coords: Vec<(i8, i8)>,
     /// Per army: types that are royal (must be retained, or must stay home).
@@ -158,8 +160,20 @@ impl Knowledge {
                 set
             })
             .collect();
-        let coords = (0..ncells)
+        let coords: Vec<(i8, i8)> = (0..ncells)
             .map(|c| (g.file_of(c as Cell) as i8, g.rank_of(c as Cell) as i8))
+            .collect();
+        let second_ring = coords
+            .iter()
+            .map(|&(f, r)| {
+                let mut set = CellSet::EMPTY;
+                for (b, &(fb, rb)) in coords.iter().enumerate() {
+                    if (f - fb).abs().max((r - rb).abs()) == 2 {
+                        set.insert(b as Cell);
+                    }
+                }
+                set
+            })
             .collect();
         let presence = v.rules.royal_presence.unwrap_or(0);
         let royal_types = (0..v.armies.len())
@@ -175,6 +189,7 @@ impl Knowledge {
             promotion,
             owner,
             neighbours,
+            second_ring,
             coords,
             royal_types,
             pawn_types,
