@@ -317,7 +317,7 @@ impl Searcher {
                 let mover = pos
                     .piece_at(m.from)
                     .map_or(0, |p| self.values[p.kind as usize]);
-                let margin = self.options.params.bad_capture_margin;
+                let margin = self.params.bad_capture_margin;
                 if losing_capture(pos, m, (mover, victim), &self.values, false, margin) {
                     continue;
                 }

@@ -20,6 +20,8 @@ pub struct Params {
     /// skipped. Off (depth 0): it lost in self-play (docs/performance.md).
     pub lmp_base: i32,
     pub lmp_depth: i32,
+    /// Late move pruning spares moves that give check (0 no, 1 yes).
+    pub lmp_checks: i32,
     /// Null move: reduction `null_base + depth / null_depth_div`, plus
     /// one per `null_eval_div` centipawns above beta (at most 3).
     pub null_base: i32,
@@ -70,7 +72,14 @@ pub struct Params {
     /// Aspiration window: first half-width, and the depth it starts at.
     pub aspiration_delta: i32,
     pub aspiration_depth: i32,
+    /// Parameters set by the user (bits by index in the name list): a
+    /// variant's own values leave them alone.
+    explicit: u64,
 }
+
+/// The variants that ship their own search parameters (measured by
+/// self-play, docs/performance.md).
+const SHIPPED: &[(&str, &str)] = &[("chess", include_str!("../params/chess.toml"))];
 
 impl Default for Params {
     fn default() -> Self {
@@ -82,6 +91,7 @@ impl Default for Params {
             futility_depth: 5,
             lmp_base: 3,
             lmp_depth: 0,
+            lmp_checks: 0,
             null_base: 3,
             null_depth_div: 3,
             null_eval_div: 200,
@@ -103,6 +113,7 @@ impl Default for Params {
             time_stability: 0,
             aspiration_delta: 30,
             aspiration_depth: 5,
+            explicit: 0,
         }
     }
 }
@@ -119,45 +130,90 @@ impl Params {
         self.set(name, value)
     }
 
-    /// Sets the parameter `name` (a field name) to `value`.
+    /// Every parameter by name (the field's), the one list that names them.
+    fn fields(&mut self) -> [(&'static str, &mut i32); 29] {
+        [
+            ("rfp_margin", &mut self.rfp_margin),
+            ("rfp_depth", &mut self.rfp_depth),
+            ("futility_base", &mut self.futility_base),
+            ("futility_margin", &mut self.futility_margin),
+            ("futility_depth", &mut self.futility_depth),
+            ("lmp_base", &mut self.lmp_base),
+            ("lmp_depth", &mut self.lmp_depth),
+            ("lmp_checks", &mut self.lmp_checks),
+            ("null_base", &mut self.null_base),
+            ("null_depth_div", &mut self.null_depth_div),
+            ("null_eval_div", &mut self.null_eval_div),
+            ("lmr_base", &mut self.lmr_base),
+            ("lmr_div", &mut self.lmr_div),
+            ("lmr_history_div", &mut self.lmr_history_div),
+            ("lmr_cut_node", &mut self.lmr_cut_node),
+            ("tt_eval", &mut self.tt_eval),
+            ("singular_depth", &mut self.singular_depth),
+            ("singular_margin", &mut self.singular_margin),
+            ("history_prune_depth", &mut self.history_prune_depth),
+            ("history_prune", &mut self.history_prune),
+            ("delta_margin", &mut self.delta_margin),
+            ("bad_capture_margin", &mut self.bad_capture_margin),
+            ("see_depth", &mut self.see_depth),
+            ("see_capture_margin", &mut self.see_capture_margin),
+            ("see_quiet_margin", &mut self.see_quiet_margin),
+            ("check_extension", &mut self.check_extension),
+            ("time_stability", &mut self.time_stability),
+            ("aspiration_delta", &mut self.aspiration_delta),
+            ("aspiration_depth", &mut self.aspiration_depth),
+        ]
+    }
+
+    /// Sets the parameter `name` (a field name) to `value`, as the user's
+    /// choice (a variant's own value no longer replaces it).
     pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
-        let field = match name {
-            "rfp_margin" => &mut self.rfp_margin,
-            "rfp_depth" => &mut self.rfp_depth,
-            "futility_base" => &mut self.futility_base,
-            "futility_margin" => &mut self.futility_margin,
-            "futility_depth" => &mut self.futility_depth,
-            "lmp_base" => &mut self.lmp_base,
-            "lmp_depth" => &mut self.lmp_depth,
-            "null_base" => &mut self.null_base,
-            "null_depth_div" => &mut self.null_depth_div,
-            "null_eval_div" => &mut self.null_eval_div,
-            "lmr_base" => &mut self.lmr_base,
-            "lmr_div" => &mut self.lmr_div,
-            "lmr_history_div" => &mut self.lmr_history_div,
-            "lmr_cut_node" => &mut self.lmr_cut_node,
-            "tt_eval" => &mut self.tt_eval,
-            "singular_depth" => &mut self.singular_depth,
-            "singular_margin" => &mut self.singular_margin,
-            "history_prune_depth" => &mut self.history_prune_depth,
-            "history_prune" => &mut self.history_prune,
-            "delta_margin" => &mut self.delta_margin,
-            "bad_capture_margin" => &mut self.bad_capture_margin,
-            "see_depth" => &mut self.see_depth,
-            "see_capture_margin" => &mut self.see_capture_margin,
-            "see_quiet_margin" => &mut self.see_quiet_margin,
-            "check_extension" => &mut self.check_extension,
-            "time_stability" => &mut self.time_stability,
-            "aspiration_delta" => &mut self.aspiration_delta,
-            "aspiration_depth" => &mut self.aspiration_depth,
-            _ => return Err(format!("no search parameter `{name}`")),
-        };
+        let i = self.put(name, value)?;
+        self.explicit |= 1 << i;
+        Ok(())
+    }
+
+    /// Sets a parameter; its index in [`Params::fields`].
+    fn put(&mut self, name: &str, value: i32) -> Result<usize, String> {
         // Divisors must stay positive (a depth of 0 turns a pruning off).
         if value < 1 && name.ends_with("_div") {
             return Err(format!("search parameter `{name}` must be at least 1"));
         }
+        let (i, (_, field)) = self
+            .fields()
+            .into_iter()
+            .enumerate()
+            .find(|(_, (n, _))| *n == name)
+            .ok_or_else(|| format!("no search parameter `{name}`"))?;
         *field = value;
-        Ok(())
+        Ok(i)
+    }
+
+    /// These parameters with a variant's own values (a file of `name =
+    /// value` lines, `crates/search/params/NAME.toml`) where the user did
+    /// not choose.
+    pub fn for_variant_text(&self, text: &str) -> Result<Params, String> {
+        let table: std::collections::BTreeMap<String, i32> =
+            toml::from_str(text).map_err(|e| format!("search parameters: {e}"))?;
+        let mut p = *self;
+        for (name, value) in table {
+            let before = p;
+            let i = p.put(&name, value)?;
+            if self.explicit >> i & 1 != 0 {
+                p = before;
+            }
+        }
+        Ok(p)
+    }
+
+    /// These parameters with the values the variant ships, if any (see
+    /// [`Params::for_variant_text`]).
+    pub fn for_variant(&self, name: &str) -> Params {
+        SHIPPED
+            .iter()
+            .find(|(n, _)| *n == name)
+            .and_then(|(_, text)| self.for_variant_text(text).ok())
+            .unwrap_or(*self)
     }
 }
 
@@ -177,5 +233,26 @@ mod tests {
         assert!(p.apply("rfp_margin=70").is_err());
         assert!(p.apply("rfp_margin:x").is_err());
         assert_eq!(p.lmr_div, Params::default().lmr_div);
+    }
+
+    #[test]
+    fn a_variants_values_fill_in_what_the_user_left() {
+        let mut p = Params::default();
+        p.set("rfp_depth", 4).unwrap();
+        let q = p
+            .for_variant_text("rfp_depth = 7\nlmp_depth = 8\n")
+            .unwrap();
+        assert_eq!((q.rfp_depth, q.lmp_depth), (4, 8));
+        assert!(p.for_variant_text("lmp_dept = 8").is_err());
+        assert!(p.for_variant_text("lmr_div = 0").is_err());
+        assert_eq!(Params::default().for_variant("avon"), Params::default());
+    }
+
+    #[test]
+    fn shipped_parameters_read() {
+        for (name, text) in SHIPPED {
+            let p = Params::default().for_variant_text(text);
+            assert!(p.is_ok_and(|p| p != Params::default()), "{name}");
+        }
     }
 }

@@ -154,6 +154,9 @@ pub struct Searcher {
     pub(crate) excluded: Vec<Option<Move>>,
     /// Late move reductions by depth * 64 + move number.
     pub(crate) reductions: Vec<u8>,
+    /// The parameters in use: the options' with the variant's own values
+    /// where the options leave them (see [`Params::for_variant`]).
+    pub(crate) params: Params,
     /// Two sides: recent static scores.
     pub(crate) eval_cache: EvalCache,
     /// Lazy SMP: the helper searchers (kept between searches for their
@@ -222,6 +225,7 @@ impl Searcher {
             evals: vec![0; MAX_PLY + 1],
             excluded: vec![None; MAX_PLY + 1],
             reductions: reductions(&options.params),
+            params: options.params,
             eval_cache: EvalCache::new(),
             helpers: Vec::new(),
             helper: 0,
@@ -241,10 +245,16 @@ impl Searcher {
             // Rebuilt, with an empty cache, at the next search.
             self.eval = None;
         }
-        if options.params != self.options.params {
-            self.reductions = reductions(&options.params);
-        }
+        let params_changed = options.params != self.options.params;
         self.options = options;
+        if params_changed {
+            let name = self.eval.as_ref().map(|e| e.variant.name.clone());
+            let params = match name {
+                Some(n) => self.options.params.for_variant(&n),
+                None => self.options.params,
+            };
+            self.use_params(params);
+        }
     }
 
     /// Forgets everything learnt (a new game).
@@ -266,6 +276,7 @@ impl Searcher {
             .is_some_and(|e| Arc::ptr_eq(&e.variant, v));
         if !fresh {
             let eval = Eval::new(v, self.options.terms);
+            self.use_params(self.options.params.for_variant(&v.name));
             self.values = eval.know.value.clone();
             self.eval = Some(eval);
             self.order.reset(v.players.len(), v.geometry.size());
@@ -275,6 +286,14 @@ impl Searcher {
             self.eval_cache.clear();
         }
         self.eval.as_ref().expect("just built")
+    }
+
+    /// Searches with these parameters from now on.
+    fn use_params(&mut self, params: Params) {
+        if params != self.params {
+            self.reductions = reductions(&params);
+            self.params = params;
+        }
     }
 
     /// The evaluation of the current search's variant.
@@ -437,7 +456,7 @@ impl Searcher {
     /// The share of the soft time budget to use (percent), from the best
     /// move's stability where the parameters ask for it.
     fn time_percent(&self, stable: u32) -> u32 {
-        if self.options.params.time_stability > 0 {
+        if self.params.time_stability > 0 {
             stability_percent(stable)
         } else {
             100
@@ -460,8 +479,8 @@ impl Searcher {
         depth: i32,
         last: i32,
     ) -> i32 {
-        let mut delta = self.options.params.aspiration_delta;
-        let start = self.options.params.aspiration_depth;
+        let mut delta = self.params.aspiration_delta;
+        let start = self.params.aspiration_depth;
         let (mut alpha, mut beta) = if depth >= start && !score::is_mate(last) {
             (last - delta, last + delta)
         } else {

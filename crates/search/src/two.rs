@@ -186,7 +186,7 @@ impl Searcher {
         // Check extension, within twice the iteration's depth: games with
         // several royal pieces can check on and on. (Mode 2 extends at the
         // parent instead, only checks that do not lose material.)
-        if in_check && self.options.params.check_extension == 1 && self.may_extend(ply) {
+        if in_check && self.params.check_extension == 1 && self.may_extend(ply) {
             depth += 1;
         }
         if depth <= 0 {
@@ -219,7 +219,7 @@ impl Searcher {
             return DRAW;
         }
         let table_move = self.legal_here(ply, probe.mv);
-        let p = self.options.params;
+        let p = self.params;
         let static_eval = if in_check {
             -INFINITY
         } else {
@@ -326,7 +326,11 @@ impl Searcher {
             // Late move pruning: far down the list of a shallow node, the
             // quiet moves are not worth a look.
             let lmp_count = (p.lmp_base + depth * depth) / if improving { 1 } else { 2 };
-            if quiet_prunable && depth <= p.lmp_depth && i as i32 >= lmp_count {
+            if quiet_prunable
+                && depth <= p.lmp_depth
+                && i as i32 >= lmp_count
+                && (p.lmp_checks == 0 || !Self::gives_check(pos, legality.as_ref(), m))
+            {
                 continue;
             }
             // History pruning: a quiet move that has failed here again and
@@ -467,7 +471,7 @@ impl Searcher {
         node: Node,
         (table_move, probe): (Option<Move>, &Probe),
     ) -> Singular {
-        let p = self.options.params;
+        let p = self.params;
         let (Some(m), Some((score, bound, stored))) = (table_move, probe.entry) else {
             return Singular::Untested;
         };
@@ -520,6 +524,18 @@ impl Searcher {
             pos.legal_moves_into(&mut self.order.frames[ply].moves);
             None
         }
+    }
+
+    /// Does the (pseudo-legal) move give check? Played and taken back; an
+    /// illegal move gives none.
+    fn gives_check(pos: &mut Position, legality: Option<&Legality>, m: Move) -> bool {
+        if legality.is_some_and(|l| !pos.is_legal(l, m)) {
+            return false;
+        }
+        pos.make(m);
+        let check = pos.in_check();
+        pos.unmake();
+        check
     }
 
     /// Are moves generated pseudo-legal and judged one at a time here (two
@@ -584,7 +600,7 @@ impl Searcher {
         if n == 0 {
             return best;
         }
-        let see = self.options.params.see_depth > 0;
+        let see = self.params.see_depth > 0;
         self.order.score(pos, ply, None, &self.values, see);
         let army = pos.army_to_move();
         self.sides[ply] = army;
@@ -598,13 +614,13 @@ impl Searcher {
                     .piece_at(m.from)
                     .map_or(0, |p| self.values[p.kind as usize]);
                 // Delta pruning: even the whole victim is not enough.
-                if best + victim.max(100) + self.options.params.delta_margin <= alpha {
+                if best + victim.max(100) + self.params.delta_margin <= alpha {
                     continue;
                 }
                 // A capture that loses material in the exchange (by static
                 // exchange; without it, a valuable piece taking a defended,
                 // cheaper one).
-                let margin = self.options.params.bad_capture_margin;
+                let margin = self.params.bad_capture_margin;
                 if losing_capture(pos, m, (mover, victim), &self.values, see, margin) {
                     continue;
                 }
@@ -646,15 +662,19 @@ mod tests {
                 .best_move(&pos, &Limits::depth(8))
                 .nodes
         };
-        let base = nodes(Options::default());
+        // From the defaults without chess's own late move pruning.
+        let mut plain = Options::default();
+        plain.params.set("lmp_depth", 0).unwrap();
+        let base = nodes(plain);
         for setting in [
+            "lmp_depth:8",
             "lmr_cut_node:1",
             "tt_eval:1",
             "singular_depth:4",
             "history_prune_depth:3,history_prune:200",
             "check_extension:2",
         ] {
-            let mut options = Options::default();
+            let mut options = plain;
             for s in setting.split(',') {
                 options.params.apply(s).unwrap();
             }
