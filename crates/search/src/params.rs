@@ -79,7 +79,10 @@ pub struct Params {
 
 /// The variants that ship their own search parameters (measured by
 /// self-play, docs/performance.md).
-const SHIPPED: &[(&str, &str)] = &[("chess", include_str!("../params/chess.toml"))];
+const SHIPPED: &[(&str, &str)] = &[
+    ("chess", include_str!("../params/chess.toml")),
+    ("magna-carta", include_str!("../params/magna-carta.toml")),
+];
 
 impl Default for Params {
     fn default() -> Self {
