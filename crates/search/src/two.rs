@@ -1,9 +1,11 @@
 //! Two sides: principal-variation alpha-beta (negamax on the side to
 //! move; when the same side moves twice in a row, as in Avon after a
 //! drop-out, the score is not negated), with a transposition table, check
-//! extension, null-move pruning, late move reductions, reverse futility,
-//! futility and static-exchange pruning, and a quiescence search on
-//! captures that do not lose material by static exchange.
+//! extension, null-move pruning, late move reductions and pruning, reverse
+//! futility, futility and static-exchange pruning, and a quiescence search
+//! on captures that do not lose material by static exchange. Options the
+//! parameter table switches on: singular extension with multi-cut, history
+//! pruning, cut-node reductions, the table's score as static score.
 
 use crate::ordering::{is_capture, is_tactical, losing_capture};
 use crate::score::{is_mate, DRAW, INFINITY, MATE};
@@ -26,6 +28,7 @@ pub(crate) struct Node {
 }
 
 /// What the singular-extension test found.
+#[derive(PartialEq, Eq)]
 enum Singular {
     /// Not tried (no table move, too shallow, ...).
     Untested,
@@ -288,20 +291,15 @@ impl Searcher {
         if table_move.is_none() && depth >= 6 {
             depth -= 1;
         }
-        let singular = self.singular(pos, ply, depth, beta, node, (table_move, &probe));
-        let singular = match singular {
+        let singular = match self.singular(pos, ply, depth, beta, node, (table_move, &probe)) {
             Singular::Cut(s) => return s,
             Singular::Stopped => return 0,
-            Singular::Extend => {
+            Singular::Untested => false,
+            tested => {
                 // The test searched this node again, in this ply's frame.
                 legality = self.generate(pos, ply);
-                true
+                tested == Singular::Extend
             }
-            Singular::Tested => {
-                legality = self.generate(pos, ply);
-                false
-            }
-            Singular::Untested => false,
         };
 
         self.order
