@@ -212,7 +212,7 @@ impl Searcher {
         }
         // Moves are judged one at a time when reached (most nodes end
         // after a move or two), where the rules allow it.
-        let mut legality = self.generate(pos, ply);
+        let mut legality = self.generate(pos, ply, true);
         let n = self.order.frames[ply].len();
         if n == 0 {
             let army = pos.army_to_move();
@@ -297,7 +297,7 @@ impl Searcher {
             Singular::Untested => false,
             tested => {
                 // The test searched this node again, in this ply's frame.
-                legality = self.generate(pos, ply);
+                legality = self.generate(pos, ply, true);
                 tested == Singular::Extend
             }
         };
@@ -512,11 +512,18 @@ impl Searcher {
 
     /// Fills the frame at `ply` with the moves to try: pseudo-legal ones and
     /// the position's [`Legality`] to judge each by, in two-player games
-    /// without drop-outs; elsewhere the legal moves and `None`.
-    fn generate(&mut self, pos: &mut Position, ply: usize) -> Option<Legality> {
-        if Self::judged_when_reached(pos) {
-            self.order.frames[ply].moves.clear();
-            pos.pseudo_legal_moves(&mut self.order.frames[ply].moves);
+    /// without drop-outs (only captures and promotions unless `quiets`);
+    /// elsewhere the legal moves and `None`.
+    fn generate(&mut self, pos: &mut Position, ply: usize, quiets: bool) -> Option<Legality> {
+        let v = pos.variant();
+        if v.players.len() == 2 && v.rules.dropout.is_none() {
+            let list = &mut self.order.frames[ply].moves;
+            list.clear();
+            if quiets {
+                pos.pseudo_legal_moves(list);
+            } else {
+                pos.pseudo_legal_tactical_moves(list);
+            }
             Some(pos.legality())
         } else {
             pos.legal_moves_into(&mut self.order.frames[ply].moves);
@@ -534,13 +541,6 @@ impl Searcher {
         let check = pos.in_check();
         pos.unmake();
         check
-    }
-
-    /// Are moves generated pseudo-legal and judged one at a time here (two
-    /// players, no drop-outs)?
-    fn judged_when_reached(pos: &Position) -> bool {
-        let v = pos.variant();
-        v.players.len() == 2 && v.rules.dropout.is_none()
     }
 
     /// Quiescence: the side to move may stand on the static score or try
@@ -578,19 +578,11 @@ impl Searcher {
             // Standing pat is allowed: no need to know whether any quiet
             // move is legal, only the captures tried (and only they are
             // generated, where moves are judged when reached).
-            let legality = if Self::judged_when_reached(pos) {
-                let frame = &mut self.order.frames[ply];
-                frame.moves.clear();
-                pos.pseudo_legal_tactical_moves(&mut frame.moves);
-                Some(pos.legality())
-            } else {
-                pos.legal_moves_into(&mut self.order.frames[ply].moves);
-                if self.order.frames[ply].len() == 0 {
-                    let army = pos.army_to_move();
-                    return self.terminal(pos, ply, army);
-                }
-                None
-            };
+            let legality = self.generate(pos, ply, false);
+            if legality.is_none() && self.order.frames[ply].len() == 0 {
+                let army = pos.army_to_move();
+                return self.terminal(pos, ply, army);
+            }
             self.order.frames[ply].keep_tactical(pos, &self.values);
             legality
         };

@@ -39,8 +39,6 @@ pub struct Knowledge {
     pub neighbours: Vec<CellSet>,
     /// Per cell: the cells two king steps away (and not one).
     pub second_ring: Vec<CellSet>,
-    /// Per cell: (file, rank).
-    coords: Vec<(i8, i8)>,
     /// Per army: types that are royal (must be retained, or must stay home).
     pub royal_types: Vec<u32>,
     /// Types that promote (their value grows on the way) or are pawns.
@@ -160,19 +158,20 @@ impl Knowledge {
                 set
             })
             .collect();
-        let coords: Vec<(i8, i8)> = (0..ncells)
-            .map(|c| (g.file_of(c as Cell) as i8, g.rank_of(c as Cell) as i8))
+        // King-step distance, by file and rank.
+        let coords: Vec<(i32, i32)> = (0..ncells)
+            .map(|c| (g.file_of(c as Cell) as i32, g.rank_of(c as Cell) as i32))
             .collect();
         let second_ring = coords
             .iter()
             .map(|&(f, r)| {
-                let mut set = CellSet::EMPTY;
-                for (b, &(fb, rb)) in coords.iter().enumerate() {
-                    if (f - fb).abs().max((r - rb).abs()) == 2 {
-                        set.insert(b as Cell);
-                    }
-                }
-                set
+                (0..ncells)
+                    .filter(|&b| {
+                        let (fb, rb) = coords[b];
+                        (f - fb).abs().max((r - rb).abs()) == 2
+                    })
+                    .map(|b| b as Cell)
+                    .collect()
             })
             .collect();
         let presence = v.rules.royal_presence.unwrap_or(0);
@@ -190,7 +189,6 @@ impl Knowledge {
             owner,
             neighbours,
             second_ring,
-            coords,
             royal_types,
             pawn_types,
             pawn_kinds: pawn_types.count_ones() as usize,
@@ -232,14 +230,6 @@ impl Knowledge {
     #[inline]
     pub fn promotion(&self, player: usize, kind: PieceType, cell: Cell) -> i32 {
         self.promotion[(player * self.ntypes + kind as usize) * self.ncells + cell as usize] as i32
-    }
-
-    /// King-step distance between two cells.
-    #[inline]
-    pub fn distance(&self, a: Cell, b: Cell) -> i32 {
-        let (fa, ra) = self.coords[a as usize];
-        let (fb, rb) = self.coords[b as usize];
-        (fa - fb).abs().max((ra - rb).abs()) as i32
     }
 }
 
