@@ -181,7 +181,7 @@ impl Eval {
                     pos.piece_mobility(c, owner)
                 };
                 if self.terms.mobility {
-                    *s += w.mobility * moves as i32;
+                    *s += k.mobility_weight[t as usize] * moves as i32 / 16;
                 }
             }
         }
@@ -482,6 +482,22 @@ mod tests {
         let quiet = "6k1/5ppp/8/8/Q7/8/5PPP/4R1K1 w - - 0 1";
         assert!(term("king_attack", attack, 10) > 0);
         assert_eq!(term("king_attack", quiet, 10), 0);
+    }
+
+    #[test]
+    fn mobility_share_favours_short_range_moves() {
+        let v = embedded::variant("chess").unwrap();
+        let w = Weights {
+            mobility: 2,
+            mobility_share: 40,
+            ..Weights::default()
+        };
+        let k = Knowledge::with_weights(&v, &w);
+        let q = v.piece_by_letter('Q').unwrap() as usize;
+        let n = v.piece_by_letter('N').unwrap() as usize;
+        // Both get the plain 2 cp (32 sixteenths) and a share on top.
+        assert!(k.mobility_weight[q] > 32);
+        assert!(k.mobility_weight[n] > k.mobility_weight[q]);
     }
 
     #[test]

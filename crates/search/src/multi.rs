@@ -196,7 +196,6 @@ impl Searcher {
         n: usize,
         best_move: &mut Option<Move>,
     ) -> i32 {
-        let player = pos.to_move();
         let mut best = -INFINITY;
         let mut tried = Vec::new();
         for i in 0..n {
@@ -214,7 +213,7 @@ impl Searcher {
             }
             if step == Step::Cutoff {
                 if !tactical {
-                    self.order.cutoff(player, ply, depth, m, &tried);
+                    self.order.cutoff(pos, ply, depth, m, &tried);
                 }
                 break;
             }
@@ -239,7 +238,6 @@ impl Searcher {
         branched: bool,
         best_move: &mut Option<Move>,
     ) -> i32 {
-        let player = pos.to_move();
         let mut best = INFINITY;
         let mut tried = Vec::new();
         for i in 0..count {
@@ -257,7 +255,7 @@ impl Searcher {
             }
             if step == Step::Cutoff {
                 if !tactical {
-                    self.order.cutoff(player, ply, depth.max(1), m, &tried);
+                    self.order.cutoff(pos, ply, depth.max(1), m, &tried);
                 }
                 break;
             }

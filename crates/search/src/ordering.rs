@@ -1,6 +1,8 @@
 //! Move ordering: the table's move first, then captures by the value of
 //! the victim (least valuable attacker first), promotions, two killer moves
-//! per ply, and quiet moves by their history; captures that lose
+//! per ply, and quiet moves by their history (from-to, and in two-sided
+//! games also by the piece and cell of the last two moves: continuation
+//! history); captures that lose
 //! material by static exchange (in four-player games: a more valuable
 //! piece taking a defended one) go after the killers.
 
@@ -14,6 +16,9 @@ const KILLER: i32 = 800_000_000;
 const BAD_CAPTURE: i32 = 700_000_000;
 /// History scores stay within plus or minus this.
 const HISTORY_MAX: i32 = 1 << 14;
+/// Continuation history is left out where its table would pass this many
+/// entries (piece types times cells, squared).
+const CONTINUATION_MAX: usize = 1 << 22;
 
 /// The moves of one node and their ordering scores.
 pub(crate) struct Frame {
@@ -103,6 +108,15 @@ pub(crate) struct Ordering {
     /// `[(player * cells + from) * cells + to]`.
     history: Vec<i32>,
     cells: usize,
+    /// Continuation history, `[earlier * pieces_cells + now]` where each is
+    /// a move's piece type * cells + target cell; empty where too big.
+    continuation: Vec<i16>,
+    pieces_cells: usize,
+    /// Per ply, the piece type and target of the move made there (`None`
+    /// for a null move), for the continuation history of the plies below.
+    played: Vec<Option<u32>>,
+    /// Use the continuation history (set per search).
+    pub use_continuation: bool,
     pub frames: Vec<Frame>,
 }
 
@@ -112,14 +126,27 @@ impl Ordering {
             killers: vec![[None; 2]; max_ply + 1],
             history: Vec::new(),
             cells: 0,
+            continuation: Vec::new(),
+            pieces_cells: 0,
+            played: vec![None; max_ply + 1],
+            use_continuation: false,
             frames: (0..=max_ply).map(|_| Frame::new()).collect(),
         }
     }
 
-    /// Sizes the history for a variant and clears it.
-    pub fn reset(&mut self, players: usize, cells: usize) {
+    /// Sizes the history for a variant (`pieces` types, `cells` cells) and
+    /// clears it.
+    pub fn reset(&mut self, players: usize, pieces: usize, cells: usize) {
         self.cells = cells;
         self.history = vec![0; players * cells * cells];
+        self.pieces_cells = pieces * cells;
+        let size = self.pieces_cells * self.pieces_cells;
+        self.continuation = if size <= CONTINUATION_MAX {
+            vec![0; size]
+        } else {
+            Vec::new()
+        };
+        self.played.fill(None);
         self.killers.fill([None; 2]);
     }
 
@@ -129,6 +156,41 @@ impl Ordering {
         for h in &mut self.history {
             *h /= 2;
         }
+        for h in &mut self.continuation {
+            *h /= 2;
+        }
+    }
+
+    /// The piece type and target of a move about to be made at `ply`
+    /// (before `pos.make`); `None` for a null move.
+    #[inline]
+    pub fn record(&mut self, pos: &Position, ply: usize, m: Option<Move>) {
+        self.played[ply] = m.and_then(|m| self.piece_to(pos, m));
+    }
+
+    #[inline]
+    fn piece_to(&self, pos: &Position, m: Move) -> Option<u32> {
+        let kind = pos.piece_at(m.from)?.kind as usize;
+        Some((kind * self.cells + m.to as usize) as u32)
+    }
+
+    /// The continuation-history entries for `m` at `ply`: one per earlier
+    /// move (one and two plies up) that is known.
+    #[inline]
+    fn continuation_slots(&self, pos: &Position, ply: usize, m: Move) -> [Option<usize>; 2] {
+        let mut slots = [None; 2];
+        if !self.use_continuation || self.continuation.is_empty() {
+            return slots;
+        }
+        let Some(now) = self.piece_to(pos, m) else {
+            return slots;
+        };
+        for (back, slot) in (1..=2).zip(&mut slots) {
+            if let Some(Some(earlier)) = ply.checked_sub(back).map(|p| self.played[p]) {
+                *slot = Some(earlier as usize * self.pieces_cells + now as usize);
+            }
+        }
+        slots
     }
 
     #[inline]
@@ -147,12 +209,10 @@ impl Ordering {
         value: &[i32],
         see: bool,
     ) {
-        let player = pos.to_move();
         let killers = self.killers[ply];
-        let frame = &mut self.frames[ply];
-        let n = frame.moves.len();
+        let n = self.frames[ply].moves.len();
         for i in 0..n {
-            let m = frame.moves.as_slice()[i];
+            let m = self.frames[ply].moves.as_slice()[i];
             let s = if Some(m) == table_move {
                 TABLE_MOVE
             } else {
@@ -177,25 +237,39 @@ impl Ordering {
                     KILLER + 1
                 } else if killers[1] == Some(m) {
                     KILLER
-                } else if self.history.is_empty() {
-                    0
                 } else {
-                    self.history
-                        [(player * self.cells + m.from as usize) * self.cells + m.to as usize]
+                    self.quiet_score(pos, ply, m)
                 }
             };
-            frame.scores[i] = s;
+            self.frames[ply].scores[i] = s;
         }
     }
 
-    /// The history score of a quiet move (0 before any).
+    /// Has the quiet move `m` at `ply` done badly after both earlier moves
+    /// (continuation history below zero for each that is known, and at
+    /// least one known)?
     #[inline]
-    pub fn history(&self, player: usize, m: Move) -> i32 {
+    pub fn continuation_bad(&self, pos: &Position, ply: usize, m: Move) -> bool {
+        let slots = self.continuation_slots(pos, ply, m);
+        slots.iter().any(Option::is_some)
+            && slots
+                .into_iter()
+                .flatten()
+                .all(|i| self.continuation[i] < 0)
+    }
+
+    /// The history score of a quiet move at `ply` (0 before any): from-to
+    /// history plus the continuation history.
+    #[inline]
+    pub fn quiet_score(&self, pos: &Position, ply: usize, m: Move) -> i32 {
         if self.history.is_empty() {
-            0
-        } else {
-            self.history[self.history_index(player, m)]
+            return 0;
         }
+        let mut s = self.history[self.history_index(pos.to_move(), m)];
+        for i in self.continuation_slots(pos, ply, m).into_iter().flatten() {
+            s += self.continuation[i] as i32;
+        }
+        s
     }
 
     /// Is the move one of the killers at `ply`?
@@ -203,9 +277,10 @@ impl Ordering {
         self.killers[ply].contains(&Some(m))
     }
 
-    /// A quiet move caused a cutoff: it becomes a killer, its history rises
-    /// and the quiet moves tried before it fall.
-    pub fn cutoff(&mut self, player: usize, ply: usize, depth: i32, m: Move, tried: &[Move]) {
+    /// A quiet move caused a cutoff at `ply` (in `pos`, before it is
+    /// made): it becomes a killer, its history rises and the quiet moves
+    /// tried before it fall.
+    pub fn cutoff(&mut self, pos: &Position, ply: usize, depth: i32, m: Move, tried: &[Move]) {
         let k = &mut self.killers[ply];
         if k[0] != Some(m) {
             k[1] = k[0];
@@ -215,11 +290,20 @@ impl Ordering {
             return;
         }
         let bonus = (depth * depth).min(400);
-        let i = self.history_index(player, m);
-        Self::nudge(&mut self.history[i], bonus);
+        self.reward(pos, ply, m, bonus);
         for &q in tried {
-            let i = self.history_index(player, q);
-            Self::nudge(&mut self.history[i], -bonus);
+            self.reward(pos, ply, q, -bonus);
+        }
+    }
+
+    /// Moves every history entry of a quiet move by `bonus`.
+    fn reward(&mut self, pos: &Position, ply: usize, m: Move, bonus: i32) {
+        let i = self.history_index(pos.to_move(), m);
+        Self::nudge(&mut self.history[i], bonus);
+        for i in self.continuation_slots(pos, ply, m).into_iter().flatten() {
+            let mut h = self.continuation[i] as i32;
+            Self::nudge(&mut h, bonus);
+            self.continuation[i] = h as i16;
         }
     }
 
@@ -243,7 +327,7 @@ mod tests {
         // with the pawn; a quiet move or two besides.
         let pos = Position::from_string(v.clone(), "4k3/8/8/1n1q4/2P5/8/8/4K3 w - - 0 1").unwrap();
         let mut o = Ordering::new(4);
-        o.reset(2, v.geometry.size());
+        o.reset(2, v.pieces.len(), v.geometry.size());
         let mut p = pos.clone();
         p.legal_moves_into(&mut o.frames[0].moves);
         let value: Vec<i32> = vec![0, 900, 500, 330, 320, 100];
@@ -256,16 +340,50 @@ mod tests {
     }
 
     #[test]
+    fn continuation_history_follows_the_move_before() {
+        let v = embedded::variant("chess").unwrap();
+        let pos = v.start();
+        let mut o = Ordering::new(4);
+        o.reset(2, v.pieces.len(), v.geometry.size());
+        o.use_continuation = true;
+        let e4 = pos.parse_move("e2e4").unwrap();
+        let d4 = pos.parse_move("d2d4").unwrap();
+        let score_after = |o: &mut Ordering, first: Move| {
+            let mut p = v.start();
+            o.record(&p, 0, Some(first));
+            p.make(first);
+            let nf6 = p.parse_move("g8f6").unwrap();
+            (o.quiet_score(&p, 1, nf6), o.continuation_bad(&p, 1, nf6))
+        };
+        // Nf6 refuted e4 once and failed after d4 once: the from-to
+        // history is back at zero, the continuation history tells them
+        // apart.
+        for (first, bonus) in [(e4, 100), (d4, -100)] {
+            let mut p = v.start();
+            o.record(&p, 0, Some(first));
+            p.make(first);
+            let nf6 = p.parse_move("g8f6").unwrap();
+            o.reward(&p, 1, nf6, bonus);
+        }
+        let (after_e4, bad_e4) = score_after(&mut o, e4);
+        let (after_d4, bad_d4) = score_after(&mut o, d4);
+        assert!(after_e4 > 0 && after_d4 < 0, "{after_e4} {after_d4}");
+        assert!(!bad_e4 && bad_d4);
+        o.use_continuation = false;
+        assert_eq!(score_after(&mut o, e4).0, score_after(&mut o, d4).0);
+    }
+
+    #[test]
     fn killers_and_history_order_quiet_moves() {
         let v = embedded::variant("chess").unwrap();
         let mut pos = v.start();
         let mut o = Ordering::new(4);
-        o.reset(2, v.geometry.size());
+        o.reset(2, v.pieces.len(), v.geometry.size());
         let g4 = pos.parse_move("g2g4").unwrap();
         let a3 = pos.parse_move("a2a3").unwrap();
         let h3 = pos.parse_move("h2h3").unwrap();
-        o.cutoff(0, 1, 5, g4, &[a3]);
-        o.cutoff(0, 2, 3, h3, &[]);
+        o.cutoff(&pos, 1, 5, g4, &[a3]);
+        o.cutoff(&pos, 2, 3, h3, &[]);
         assert!(o.is_killer(1, g4) && !o.is_killer(1, h3));
         pos.legal_moves_into(&mut o.frames[1].moves);
         o.score(&pos, 1, None, &[0; 6], false);

@@ -37,6 +37,8 @@ pub struct Params {
     /// Plies of reduction more at a node expected to fail high (a cut
     /// node: a null-window child of a late move or of a PV node's).
     pub lmr_cut_node: i32,
+    /// Moves that give check are reduced like the others (0 no, 1 yes).
+    pub lmr_checks: i32,
     /// Use the table's score, where its bound allows, as a better static
     /// score for the pruning decisions (0 off, 1 on).
     pub tt_eval: i32,
@@ -50,6 +52,17 @@ pub struct Params {
     /// move whose history is below `-history_prune * depth` is skipped.
     pub history_prune_depth: i32,
     pub history_prune: i32,
+    /// Continuation history: quiet moves are also ordered by how they
+    /// fared after the same piece-and-cell moves one and two plies up
+    /// (0 off, 1 on).
+    pub continuation: i32,
+    /// Continuation pruning: a quiet move searched (after its reduction)
+    /// less than this deep is skipped when its continuation history is
+    /// below zero (0 off).
+    pub continuation_prune: i32,
+    /// Futility and static-exchange pruning of quiet moves judge by the
+    /// depth left after the move's late move reduction (0 no, 1 yes).
+    pub prune_lmr_depth: i32,
     /// Quiescence: delta pruning margin above the victim's value.
     pub delta_margin: i32,
     /// A capturer this much more valuable than a defended victim is a bad
@@ -102,11 +115,15 @@ impl Default for Params {
             lmr_div: 225,
             lmr_history_div: 8192,
             lmr_cut_node: 0,
+            lmr_checks: 0,
             tt_eval: 0,
             singular_depth: 0,
             singular_margin: 2,
             history_prune_depth: 0,
             history_prune: 2000,
+            continuation: 0,
+            continuation_prune: 0,
+            prune_lmr_depth: 0,
             delta_margin: 200,
             bad_capture_margin: 50,
             see_depth: 6,
@@ -134,7 +151,7 @@ impl Params {
     }
 
     /// Every parameter by name (the field's), the one list that names them.
-    fn fields(&mut self) -> [(&'static str, &mut i32); 29] {
+    fn fields(&mut self) -> [(&'static str, &mut i32); 33] {
         [
             ("rfp_margin", &mut self.rfp_margin),
             ("rfp_depth", &mut self.rfp_depth),
@@ -151,11 +168,15 @@ impl Params {
             ("lmr_div", &mut self.lmr_div),
             ("lmr_history_div", &mut self.lmr_history_div),
             ("lmr_cut_node", &mut self.lmr_cut_node),
+            ("lmr_checks", &mut self.lmr_checks),
             ("tt_eval", &mut self.tt_eval),
             ("singular_depth", &mut self.singular_depth),
             ("singular_margin", &mut self.singular_margin),
             ("history_prune_depth", &mut self.history_prune_depth),
             ("history_prune", &mut self.history_prune),
+            ("continuation", &mut self.continuation),
+            ("continuation_prune", &mut self.continuation_prune),
+            ("prune_lmr_depth", &mut self.prune_lmr_depth),
             ("delta_margin", &mut self.delta_margin),
             ("bad_capture_margin", &mut self.bad_capture_margin),
             ("see_depth", &mut self.see_depth),

@@ -150,6 +150,9 @@ pub struct Searcher {
     pub(crate) iteration_depth: i32,
     /// Two sides: per ply, the static score (`-INFINITY` in check).
     pub(crate) evals: Vec<i32>,
+    /// Two sides: per ply, a position key and whether its side to move is
+    /// in check.
+    pub(crate) checks: Vec<(u64, bool)>,
     /// Two sides: per ply, the move a singular-extension test leaves out.
     pub(crate) excluded: Vec<Option<Move>>,
     /// Late move reductions by depth * 64 + move number.
@@ -224,6 +227,7 @@ impl Searcher {
             iteration_depth: 0,
             evals: vec![0; MAX_PLY + 1],
             excluded: vec![None; MAX_PLY + 1],
+            checks: vec![(0, false); MAX_PLY + 2],
             reductions: reductions(&options.params),
             params: options.params,
             eval_cache: EvalCache::new(),
@@ -263,7 +267,8 @@ impl Searcher {
         self.tt.clear();
         if let Some(e) = &self.eval {
             let v = e.variant.clone();
-            self.order.reset(v.players.len(), v.geometry.size());
+            self.order
+                .reset(v.players.len(), v.pieces.len(), v.geometry.size());
         }
     }
 
@@ -279,7 +284,8 @@ impl Searcher {
             self.use_params(self.options.params.for_variant(&v.name));
             self.values = eval.know.value.clone();
             self.eval = Some(eval);
-            self.order.reset(v.players.len(), v.geometry.size());
+            self.order
+                .reset(v.players.len(), v.pieces.len(), v.geometry.size());
             if self.helper == 0 {
                 self.tt.clear();
             }
@@ -294,6 +300,7 @@ impl Searcher {
             self.reductions = reductions(&params);
             self.params = params;
         }
+        self.order.use_continuation = params.continuation > 0;
     }
 
     /// The evaluation of the current search's variant.
@@ -530,6 +537,7 @@ impl Searcher {
             } else {
                 depth - 1
             };
+            self.order.record(pos, 0, Some(m));
             pos.make(m);
             let s = score_child(self, pos, d, alpha, beta, i == 0);
             pos.unmake();

@@ -193,6 +193,7 @@ fn knobs(v: &Arc<Variant>, start: &Weights) -> Vec<Knob> {
     scalar!(centre, 15);
     scalar!(promotion, 15);
     scalar!(mobility, 1);
+    scalar!(mobility_share, 5);
     scalar!(shelter, 3);
     scalar!(tropism, 3);
     scalar!(tempo, 5);

@@ -185,7 +185,7 @@ impl Searcher {
         if alpha >= beta {
             return alpha;
         }
-        let in_check = pos.in_check();
+        let in_check = self.in_check(pos, ply);
         // Check extension, within twice the iteration's depth: games with
         // several royal pieces can check on and on. (Mode 2 extends at the
         // parent instead, only checks that do not lose material.)
@@ -267,6 +267,7 @@ impl Searcher {
         {
             let r =
                 p.null_base + depth / p.null_depth_div + ((eval - beta) / p.null_eval_div).min(3);
+            self.order.record(pos, ply, None);
             pos.make_null();
             let s = if pos.army_to_move() == side {
                 None
@@ -304,7 +305,6 @@ impl Searcher {
 
         self.order
             .score(pos, ply, table_move, &self.values, p.see_depth > 0);
-        let player = pos.to_move();
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move: Option<Move> = None;
@@ -327,7 +327,23 @@ impl Searcher {
             if quiet_prunable
                 && depth <= p.lmp_depth
                 && i as i32 >= lmp_count
-                && (p.lmp_checks == 0 || !Self::gives_check(pos, legality.as_ref(), m))
+                && (p.lmp_checks == 0 || !self.gives_check(pos, ply, legality.as_ref(), m))
+            {
+                continue;
+            }
+            // The depth the move would be searched to after its late move
+            // reduction: what the pruning below judges by, where set.
+            let prune_depth = if p.prune_lmr_depth > 0 && !tactical {
+                (depth - self.reduction(depth, i)).max(0)
+            } else {
+                depth
+            };
+            // Continuation pruning: a quiet move that has failed after the
+            // same moves just before.
+            if quiet_prunable
+                && prune_depth < p.continuation_prune
+                && self.order.continuation_bad(pos, ply, m)
+                && !self.order.is_killer(ply, m)
             {
                 continue;
             }
@@ -335,15 +351,15 @@ impl Searcher {
             // again.
             if quiet_prunable
                 && depth <= p.history_prune_depth
-                && self.order.history(player, m) < -p.history_prune * depth
+                && self.order.quiet_score(pos, ply, m) < -p.history_prune * depth
                 && !self.order.is_killer(ply, m)
             {
                 continue;
             }
             // Futility: a quiet move cannot lift a hopeless frontier node.
             if quiet_prunable
-                && depth <= p.futility_depth
-                && static_eval + p.futility_base + p.futility_margin * depth <= alpha
+                && prune_depth <= p.futility_depth
+                && static_eval + p.futility_base + p.futility_margin * prune_depth <= alpha
             {
                 continue;
             }
@@ -359,7 +375,7 @@ impl Searcher {
                 let limit = if tactical {
                     -p.see_capture_margin * depth
                 } else {
-                    -p.see_quiet_margin * depth * depth
+                    -p.see_quiet_margin * prune_depth * prune_depth
                 };
                 if !pos.see_at_least(m, &self.values, limit) {
                     continue;
@@ -373,7 +389,7 @@ impl Searcher {
             let history = if tactical {
                 0
             } else {
-                self.order.history(player, m)
+                self.order.quiet_score(pos, ply, m)
             };
             let mut d = if m.kind == MoveKind::DropOut {
                 depth
@@ -389,8 +405,9 @@ impl Searcher {
             if singular && Some(m) == table_move {
                 d += 1;
             }
+            self.order.record(pos, ply, Some(m));
             pos.make(m);
-            if safe && pos.in_check() {
+            if safe && self.in_check(pos, ply + 1) {
                 d += 1;
             }
             let mut s;
@@ -398,14 +415,15 @@ impl Searcher {
                 s = self.child(pos, d, (alpha, beta), ply, !pv_node && !node.cut);
             } else {
                 let mut r = 0;
-                // Checks are not reduced (tested last: it costs the most).
+                // Checks are not reduced unless `lmr_checks` (tested last:
+                // it costs the most).
                 if self.options.lmr
                     && depth >= 3
                     && i >= 2
                     && !tactical
                     && !in_check
                     && !killer
-                    && !pos.in_check()
+                    && (p.lmr_checks > 0 || !self.in_check(pos, ply + 1))
                 {
                     r = self.reduction(depth, i) - pv_node as i32
                         + !improving as i32
@@ -429,8 +447,7 @@ impl Searcher {
                 Step::Cutoff => {
                     best_move = Some(m);
                     if !tactical {
-                        self.order
-                            .cutoff(player, ply, depth, m, &quiets[..n_quiets]);
+                        self.order.cutoff(pos, ply, depth, m, &quiets[..n_quiets]);
                     }
                     break;
                 }
@@ -531,15 +548,37 @@ impl Searcher {
         }
     }
 
-    /// Does the (pseudo-legal) move give check? Played and taken back; an
-    /// illegal move gives none.
-    fn gives_check(pos: &mut Position, legality: Option<&Legality>, m: Move) -> bool {
+    /// Does the (pseudo-legal) move at `ply` give check? Played and taken
+    /// back; an illegal move gives none.
+    fn gives_check(
+        &mut self,
+        pos: &mut Position,
+        ply: usize,
+        legality: Option<&Legality>,
+        m: Move,
+    ) -> bool {
         if legality.is_some_and(|l| !pos.is_legal(l, m)) {
             return false;
         }
         pos.make(m);
-        let check = pos.in_check();
+        let check = self.in_check(pos, ply + 1);
         pos.unmake();
+        check
+    }
+
+    /// Is the side to move in check, in the position `ply` plies below the
+    /// root? Remembered per ply by position key: a parent asks about the
+    /// position after a move (to reduce it, or to spare a check from
+    /// pruning) and the child then asks again.
+    #[inline]
+    fn in_check(&mut self, pos: &Position, ply: usize) -> bool {
+        let key = pos.key();
+        let (known, check) = self.checks[ply];
+        if known == key && key != 0 {
+            return check;
+        }
+        let check = pos.in_check();
+        self.checks[ply] = (key, check);
         check
     }
 
@@ -557,7 +596,7 @@ impl Searcher {
         if let Some(s) = self.node_start(pos, ply) {
             return s;
         }
-        let evasions = q < QUIESCENCE_EVASIONS && pos.in_check();
+        let evasions = q < QUIESCENCE_EVASIONS && self.in_check(pos, ply);
         let mut best = -INFINITY;
         if !evasions {
             // Most nodes end here, before any move is generated.
@@ -618,6 +657,7 @@ impl Searcher {
             if legality.as_ref().is_some_and(|l| !pos.is_legal(l, m)) {
                 continue;
             }
+            self.order.record(pos, ply, Some(m));
             pos.make(m);
             let s = self.child_q(pos, alpha, beta, ply, q);
             pos.unmake();
@@ -663,6 +703,10 @@ mod tests {
             "singular_depth:4",
             "history_prune_depth:3,history_prune:200",
             "check_extension:2",
+            "continuation:1",
+            "continuation:1,continuation_prune:4",
+            "prune_lmr_depth:1",
+            "lmr_checks:1",
         ] {
             let mut options = plain;
             for s in setting.split(',') {

@@ -28,6 +28,10 @@ pub struct Knowledge {
     pub value: Vec<i32>,
     /// Per piece type: was the value derived (not given in the file)?
     pub derived: Vec<bool>,
+    /// Per piece type, sixteenths of a centipawn per move: the weights'
+    /// `mobility` plus its `mobility_share` spread over the type's usual
+    /// number of moves.
+    pub mobility_weight: Vec<i32>,
     /// `[(player * ntypes + type) * ncells + cell]`: centralisation bonus.
     centre: Vec<i16>,
     /// Same index: bonus for being close to promotion.
@@ -86,6 +90,17 @@ impl Knowledge {
             .pieces
             .iter()
             .map(|p| p.value.is_none() && w.value(p.letter).is_none())
+            .collect();
+        let mobility_weight = mobility
+            .iter()
+            .map(|&m| {
+                let share = if m > 0.0 {
+                    w.mobility_share as f64 / m
+                } else {
+                    0.0
+                };
+                ((w.mobility as f64 + share) * 16.0).round() as i32
+            })
             .collect();
         let centre_weight = CENTRE_WEIGHT * w.centre as f64 / 100.0;
         let promotion_weight = PROMOTION_WEIGHT * w.promotion as f64 / 100.0;
@@ -184,6 +199,7 @@ impl Knowledge {
             ntypes,
             value,
             derived,
+            mobility_weight,
             centre,
             promotion,
             owner,

@@ -11,6 +11,8 @@
 //! centre = 100      # percent of the derived centralisation tables
 //! promotion = 100   # percent of the derived road-to-promotion tables
 //! mobility = 4      # centipawns per move of a non-pawn, non-royal piece
+//! mobility_share = 0 # besides: centipawns for a piece's usual number of
+//!                   # moves, so a move counts more for a short-range piece
 //! shelter = 12      # per own piece next to a royal piece (three count)
 //! tropism = 10      # per enemy piece near a royal piece, times (3 - distance)
 //! tempo = 10        # for the player to move (two sides)
@@ -37,6 +39,7 @@ pub struct Weights {
     pub centre: i32,
     pub promotion: i32,
     pub mobility: i32,
+    pub mobility_share: i32,
     pub shelter: i32,
     pub tropism: i32,
     pub tempo: i32,
@@ -57,6 +60,7 @@ impl Default for Weights {
             centre: 100,
             promotion: 100,
             mobility: 4,
+            mobility_share: 0,
             shelter: 12,
             tropism: 10,
             tempo: 10,
