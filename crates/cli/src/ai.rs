@@ -8,8 +8,8 @@ use std::io::Write;
 /// How strong and how long the AI thinks.
 #[derive(clap::Args, Clone, Debug)]
 pub struct EngineArgs {
-    /// Strength from 1 (depth 1) to 8 (2.5 s a move); instead of the
-    /// limits below.
+    /// Strength from 1 (weakest) to 8 (full strength, 2.5 s a move), the
+    /// web app's levels; instead of the limits below.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=8))]
     pub level: Option<u8>,
     /// Search to this depth (plies; layers for four players).

@@ -100,7 +100,7 @@ enum Command {
         /// Seed for the random mover.
         #[arg(long)]
         seed: Option<u64>,
-        /// The AI's strength and time (default: level 5, 250 ms a move).
+        /// The AI's strength and time (default: level 5).
         #[command(flatten)]
         engine: EngineArgs,
     },
@@ -120,7 +120,7 @@ enum Command {
     },
     /// A match between two players over many games, seats alternating:
     /// `random`, `greedy` (1 ply) or `search[:key=value,...]` (keys depth,
-    /// nodes, movetime, level, hash, null, lmr, mobility, multi).
+    /// nodes, movetime, noise, level, hash, null, lmr, mobility, multi).
     Selfplay {
         /// Variant name, as listed by `variants` (ignored with --variant-file).
         variant: String,

@@ -57,7 +57,7 @@ impl Contender {
 
     /// Reads a contender: `random`, `greedy`, or `search` with settings,
     /// `search:movetime=100,null=off,lmr=off,multi=paranoid` (keys: depth,
-    /// nodes, movetime, level, hash, null, lmr, mobility, multi, and
+    /// nodes, movetime, noise, level, hash, null, lmr, mobility, multi, and
     /// `tune=NAME:VALUE` for a [`crate::Params`] field). The
     /// text is its name.
     pub fn parse(spec: &str) -> Result<Contender, String> {
@@ -95,6 +95,7 @@ impl Contender {
                 "depth" => limits.depth = Some(number()?.clamp(1, 64) as u32),
                 "nodes" => limits.nodes = Some(number()?.max(1)),
                 "movetime" => limits.movetime = Some(number()?),
+                "noise" => limits.noise = number()?.min(10_000) as u32,
                 "level" => {
                     let stop = limits.stop.clone();
                     *limits = Limits::level(number()?.min(255) as u8).with_stop(stop);

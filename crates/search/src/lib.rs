@@ -45,7 +45,7 @@ pub mod weights;
 
 pub use arena::{Contender, Elo, GameRecord, MatchReport};
 pub use eval::{Eval, Terms};
-pub use limits::{Clock, Limits, LEVELS};
+pub use limits::{Clock, Level, Limits, LEVELS, LEVEL_MOVETIME_MS, LEVEL_TABLE};
 pub use params::Params;
 pub use searcher::{result_for, Algorithm, MultiAlgorithm, Options, SearchResult, Searcher};
 pub use weights::Weights;

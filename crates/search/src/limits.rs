@@ -31,7 +31,60 @@ pub struct Limits {
     /// Set from another thread to stop the search; it then returns the best
     /// move found so far.
     pub stop: Arc<AtomicBool>,
+    /// Centipawns of random error added to every evaluation, at most (0
+    /// for full strength): what makes the lowest levels beatable.
+    pub noise: u32,
 }
+
+/// One strength level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    /// The deepest iteration (`None`: as deep as the time allows).
+    pub depth: Option<u32>,
+    /// Random error in the evaluation, centipawns at most.
+    pub noise: u32,
+}
+
+/// The levels, weakest first: one table for the web app and the CLI,
+/// its steps measured by matches (docs/performance.md, "Levels").
+pub const LEVEL_TABLE: [Level; LEVELS as usize] = [
+    Level {
+        depth: Some(1),
+        noise: 250,
+    },
+    Level {
+        depth: Some(2),
+        noise: 150,
+    },
+    Level {
+        depth: Some(2),
+        noise: 40,
+    },
+    Level {
+        depth: Some(3),
+        noise: 0,
+    },
+    Level {
+        depth: Some(4),
+        noise: 0,
+    },
+    Level {
+        depth: Some(6),
+        noise: 0,
+    },
+    Level {
+        depth: Some(9),
+        noise: 0,
+    },
+    Level {
+        depth: None,
+        noise: 0,
+    },
+];
+
+/// Time per move of a level where no clock or seat time is given (the
+/// CLI): the depth bounds the lower levels long before.
+pub const LEVEL_MOVETIME_MS: u64 = 2_500;
 
 /// The deepest iteration any search runs.
 pub const MAX_DEPTH: u32 = 64;
@@ -69,36 +122,16 @@ impl Limits {
         }
     }
 
-    /// A named strength from 1 (weakest, instant) to 8 (strongest, a few
-    /// seconds a move); out-of-range levels are clamped.
-    ///
-    /// | level | bound |
-    /// |---|---|
-    /// | 1 | depth 1 (a greedy player with quiescence) |
-    /// | 2 | depth 2 |
-    /// | 3 | depth 3 |
-    /// | 4 | 100 ms |
-    /// | 5 | 250 ms |
-    /// | 6 | 500 ms |
-    /// | 7 | 1 s |
-    /// | 8 | 2.5 s |
-    ///
-    /// Levels 1 to 3 also stop after 2 s, so that they stay quick on big
-    /// boards.
+    /// A named strength from 1 (weakest) to 8 (full strength), from
+    /// [`LEVEL_TABLE`], with [`LEVEL_MOVETIME_MS`] a move at most;
+    /// out-of-range levels are clamped. Callers with their own time (the
+    /// web app's seats, a clock) replace `movetime`.
     pub fn level(level: u8) -> Limits {
-        let (depth, ms) = match level.clamp(1, LEVELS) {
-            1 => (Some(1), 2_000),
-            2 => (Some(2), 2_000),
-            3 => (Some(3), 2_000),
-            4 => (None, 100),
-            5 => (None, 250),
-            6 => (None, 500),
-            7 => (None, 1_000),
-            _ => (None, 2_500),
-        };
+        let l = LEVEL_TABLE[level.clamp(1, LEVELS) as usize - 1];
         Limits {
-            depth,
-            movetime: Some(ms),
+            depth: l.depth,
+            movetime: Some(LEVEL_MOVETIME_MS),
+            noise: l.noise,
             ..Limits::default()
         }
     }
@@ -193,13 +226,16 @@ mod tests {
 
     #[test]
     fn levels_grow_stronger() {
-        assert_eq!(Limits::level(0).depth, Some(1));
-        assert_eq!(Limits::level(3).depth, Some(3));
-        let times: Vec<u64> = (4..=LEVELS)
-            .map(|l| Limits::level(l).movetime.unwrap_or(0))
-            .collect();
-        assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
-        assert_eq!(Limits::level(200).movetime, Limits::level(LEVELS).movetime);
+        let key = |l: Limits| (l.depth, l.noise, l.movetime);
+        assert_eq!(key(Limits::level(0)), key(Limits::level(1)));
+        assert_eq!(key(Limits::level(200)), key(Limits::level(LEVELS)));
+        for w in LEVEL_TABLE.windows(2) {
+            let deeper = w[1].depth.unwrap_or(u32::MAX) > w[0].depth.unwrap_or(u32::MAX);
+            assert!(deeper || w[1].noise < w[0].noise, "{w:?}");
+            assert!(w[1].noise <= w[0].noise, "{w:?}");
+        }
+        let top = Limits::level(LEVELS);
+        assert_eq!((top.depth, top.noise), (None, 0));
     }
 
     #[test]

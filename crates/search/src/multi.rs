@@ -41,7 +41,7 @@ fn salt(root_army: u8, branched: bool) -> u64 {
 
 impl Searcher {
     fn static_multi(&self, pos: &Position) -> i32 {
-        self.ev().many_sided(pos, self.root_army)
+        self.ev().many_sided(pos, self.root_army) + self.noise_at(pos.key())
     }
 
     /// Has every player of the root army gone out?

@@ -162,6 +162,10 @@ pub struct Searcher {
     pub(crate) params: Params,
     /// Two sides: recent static scores.
     pub(crate) eval_cache: EvalCache,
+    /// The current search's random error in the evaluation (centipawns at
+    /// most) and its seed (new for every search).
+    noise: i32,
+    noise_seed: u64,
     /// Lazy SMP: the helper searchers (kept between searches for their
     /// history), and this searcher's number among them (0: the main one).
     helpers: Vec<Searcher>,
@@ -231,6 +235,8 @@ impl Searcher {
             reductions: reductions(&options.params),
             params: options.params,
             eval_cache: EvalCache::new(),
+            noise: 0,
+            noise_seed: 0,
             helpers: Vec::new(),
             helper: 0,
         }
@@ -301,6 +307,21 @@ impl Searcher {
             self.params = params;
         }
         self.order.use_continuation = params.continuation > 0;
+    }
+
+    /// The random error for a position, the same for the whole search
+    /// (transpositions agree), within plus or minus the search's noise.
+    #[inline]
+    pub(crate) fn noise_at(&self, key: u64) -> i32 {
+        if self.noise == 0 {
+            return 0;
+        }
+        // SplitMix64's finaliser: any bit of the key moves them all.
+        let mut z = key ^ self.noise_seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        (z % (2 * self.noise as u64 + 1)) as i32 - self.noise
     }
 
     /// The evaluation of the current search's variant.
@@ -385,6 +406,10 @@ impl Searcher {
         self.budget = Some(Budget::new(limits));
         self.node_limit = limits.nodes;
         self.stop = limits.stop.clone();
+        self.noise = limits.noise.min(10_000) as i32;
+        if self.noise > 0 {
+            self.noise_seed = fastrand::u64(..);
+        }
         self.root_player = pos.to_move();
         self.root_army = pos.army_to_move();
 
@@ -795,4 +820,37 @@ pub fn result_for(o: &Outcome, variant: &Variant, army: u8) -> std::cmp::Orderin
             .unwrap_or(usize::MAX)
     };
     place(true).cmp(&place(false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quadrille_engine::embedded;
+    use std::collections::HashSet;
+
+    /// The weakest level's random error makes it vary its moves; without
+    /// noise the same search plays the same move; the error stays within
+    /// its bound.
+    #[test]
+    fn noise_varies_the_weak_levels_within_its_bound() {
+        let v = embedded::variant("chess").unwrap();
+        let pos = v.start();
+        let mut s = Searcher::new(Options::default());
+        let weakest: HashSet<_> = (0..20)
+            .map(|_| s.best_move(&pos, &Limits::level(1)).best)
+            .collect();
+        assert!(weakest.len() > 1, "{weakest:?}");
+        assert!(weakest.iter().all(Option::is_some));
+        let plain: HashSet<_> = (0..5)
+            .map(|_| {
+                s.clear();
+                s.best_move(&pos, &Limits::depth(3)).best
+            })
+            .collect();
+        assert_eq!(plain.len(), 1);
+        s.noise = 40;
+        let errors: Vec<i32> = (0..2000u64).map(|k| s.noise_at(k * 7919)).collect();
+        assert!(errors.iter().all(|e| e.abs() <= 40));
+        assert!(errors.iter().any(|&e| e > 30) && errors.iter().any(|&e| e < -30));
+    }
 }

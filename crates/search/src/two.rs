@@ -52,12 +52,15 @@ impl Searcher {
 
     fn static_two(&mut self, pos: &Position) -> i32 {
         let key = pos.key();
-        if let Some(s) = self.eval_cache.get(key) {
-            return s;
-        }
-        let s = self.ev().two_sided(pos);
-        self.eval_cache.put(key, s);
-        s
+        let s = match self.eval_cache.get(key) {
+            Some(s) => s,
+            None => {
+                let s = self.ev().two_sided(pos);
+                self.eval_cache.put(key, s);
+                s
+            }
+        };
+        s + self.noise_at(key)
     }
 
     /// May a node `ply` plies below the root be extended? Within twice the

@@ -63,7 +63,8 @@ async function lobby() {
       const kind = h('select', { class: 'seat-kind', 'data-seat': i },
         h('option', { value: 'human' }, 'Human'), h('option', { value: 'ai' }, 'AI'));
       const level = h('select', { class: 'seat-level', title: 'AI strength' },
-        [1, 2, 3, 4, 5, 6, 7, 8].map((n) => h('option', { value: n, selected: n === 5 }, `level ${n}`)));
+        [1, 2, 3, 4, 5, 6, 7, 8].map((n) => h('option', { value: n, selected: n === 5 },
+          `level ${n}${n === 1 ? ' (weakest)' : n === 8 ? ' (full strength)' : ''}`)));
       const time = h('select', { class: 'seat-time', title: 'AI time per move' },
         [[500, '0.5 s'], [1000, '1 s'], [2000, '2 s'], [5000, '5 s'], [10000, '10 s']]
           .map(([ms, t]) => h('option', { value: ms, selected: ms === 1000 }, `${t} per move`)));

@@ -20,10 +20,11 @@ pub trait MovePicker: Send + Sync {
         -> Option<Move>;
 }
 
-/// The search of `quadrille_search`: levels cap the depth (1, 2, 3, 4, 6,
-/// 8, 12 plies, none at level 8) and the seat's time bounds every move.
-/// Searchers (each with its transposition table) are kept in a pool and
-/// reused, one per AI seat thinking at the same time.
+/// The search of `quadrille_search`: a level is a row of
+/// [`quadrille_search::LEVEL_TABLE`] (a depth cap, and random error in the
+/// evaluation at the lowest levels), and the seat's time bounds every
+/// move. Searchers (each with its transposition table) are kept in a pool
+/// and reused, one per AI seat thinking at the same time.
 #[derive(Default)]
 pub struct Search {
     idle: Mutex<Vec<Searcher>>,
@@ -32,17 +33,6 @@ pub struct Search {
 impl Search {
     pub fn new() -> Search {
         Search::default()
-    }
-
-    /// The deepest iteration at a level.
-    pub fn depth(level: u8) -> Option<u32> {
-        match level {
-            0..=4 => Some(level.max(1) as u32),
-            5 => Some(6),
-            6 => Some(8),
-            7 => Some(12),
-            _ => None,
-        }
     }
 }
 
@@ -59,9 +49,8 @@ impl MovePicker for Search {
             .pop()
             .unwrap_or_else(|| Searcher::new(Options::default()));
         let limits = Limits {
-            depth: Search::depth(level),
             movetime: Some(time_ms as u64),
-            ..Limits::default()
+            ..Limits::level(level)
         }
         .with_stop(stop.clone());
         let best = searcher.best_move(pos, &limits).best;
