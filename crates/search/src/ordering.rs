@@ -135,13 +135,14 @@ impl Ordering {
     }
 
     /// Sizes the history for a variant (`pieces` types, `cells` cells) and
-    /// clears it.
+    /// clears it; the continuation history only if `use_continuation`.
     pub fn reset(&mut self, players: usize, pieces: usize, cells: usize) {
         self.cells = cells;
         self.history = vec![0; players * cells * cells];
         self.pieces_cells = pieces * cells;
         let size = self.pieces_cells * self.pieces_cells;
-        self.continuation = if size <= CONTINUATION_MAX {
+        // Only when in use: every pooled searcher of the server has one.
+        self.continuation = if self.use_continuation && size <= CONTINUATION_MAX {
             vec![0; size]
         } else {
             Vec::new()
@@ -344,8 +345,8 @@ mod tests {
         let v = embedded::variant("chess").unwrap();
         let pos = v.start();
         let mut o = Ordering::new(4);
-        o.reset(2, v.pieces.len(), v.geometry.size());
         o.use_continuation = true;
+        o.reset(2, v.pieces.len(), v.geometry.size());
         let e4 = pos.parse_move("e2e4").unwrap();
         let d4 = pos.parse_move("d2d4").unwrap();
         let score_after = |o: &mut Ordering, first: Move| {

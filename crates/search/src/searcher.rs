@@ -306,7 +306,15 @@ impl Searcher {
             self.reductions = reductions(&params);
             self.params = params;
         }
-        self.order.use_continuation = params.continuation > 0;
+        let continuation = params.continuation > 0;
+        if continuation != self.order.use_continuation {
+            self.order.use_continuation = continuation;
+            // The table is made (or dropped) with the history.
+            if let Some(v) = self.eval.as_ref().map(|e| e.variant.clone()) {
+                self.order
+                    .reset(v.players.len(), v.pieces.len(), v.geometry.size());
+            }
+        }
     }
 
     /// The random error for a position, the same for the whole search
