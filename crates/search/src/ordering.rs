@@ -163,10 +163,13 @@ impl Ordering {
     }
 
     /// The piece type and target of a move about to be made at `ply`
-    /// (before `pos.make`); `None` for a null move.
+    /// (before `pos.make`); `None` for a null move. Nothing without the
+    /// continuation history (switching it on resets the record).
     #[inline]
     pub fn record(&mut self, pos: &Position, ply: usize, m: Option<Move>) {
-        self.played[ply] = m.and_then(|m| self.piece_to(pos, m));
+        if self.use_continuation {
+            self.played[ply] = m.and_then(|m| self.piece_to(pos, m));
+        }
     }
 
     #[inline]

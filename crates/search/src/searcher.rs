@@ -324,12 +324,7 @@ impl Searcher {
         if self.noise == 0 {
             return 0;
         }
-        // SplitMix64's finaliser: any bit of the key moves them all.
-        let mut z = key ^ self.noise_seed;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        (z % (2 * self.noise as u64 + 1)) as i32 - self.noise
+        fastrand::Rng::with_seed(key ^ self.noise_seed).i32(-self.noise..=self.noise)
     }
 
     /// The evaluation of the current search's variant.

@@ -5,7 +5,9 @@
 //! futility, futility and static-exchange pruning, and a quiescence search
 //! on captures that do not lose material by static exchange. Options the
 //! parameter table switches on: singular extension with multi-cut, history
-//! pruning, cut-node reductions, the table's score as static score.
+//! and continuation-history pruning, pruning by the depth after reduction,
+//! cut-node reductions, reductions of checks, the table's score as static
+//! score.
 
 use crate::ordering::{is_capture, is_tactical, losing_capture};
 use crate::score::{is_mate, DRAW, INFINITY, MATE};
