@@ -200,6 +200,18 @@ pub struct GameEnd {
     pub illegal: Option<String>,
     /// The moves played.
     pub moves: Vec<String>,
+    /// Players A and B's thinking time.
+    pub thinking: [Thinking; 2],
+}
+
+/// One player's thinking time in a game.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Thinking {
+    /// Milliseconds spent choosing moves, and the moves chosen.
+    pub ms: u64,
+    pub moves: u64,
+    /// With a clock: milliseconds left on it when the game ended.
+    pub clock_left: Option<u64>,
 }
 
 /// Settings of a match.
@@ -243,20 +255,14 @@ fn play_game(
         CmpOrdering::Equal => 0.5,
         CmpOrdering::Greater => 0.0,
     };
-    let end = |score: f64, reason: String, moves: &[String]| GameEnd {
-        score,
-        reason,
-        plies: moves.len(),
-        illegal: None,
-        moves: moves.to_vec(),
-    };
-    loop {
+    let mut thinking = [Thinking::default(); 2];
+    let (score, reason, illegal) = loop {
         if let Some(o) = pos.outcome() {
             let score = a_score(result_for(&o, pos.variant(), a_army));
-            return Ok(end(score, format!("{:?}", o.reason), &moves));
+            break (score, format!("{:?}", o.reason), None);
         }
         if moves.len() >= s.max_plies {
-            return Ok(end(0.5, "ply limit".into(), &moves));
+            break (0.5, "ply limit".into(), None);
         }
         let army = pos.army_to_move();
         let mover_is_a = army == a_army;
@@ -264,11 +270,14 @@ fn play_game(
         let t = Instant::now();
         let text = player.choose(start, &moves, &pos, s.tc, clocks)?;
         let used = t.elapsed().as_millis() as u64;
+        let think = &mut thinking[!mover_is_a as usize];
+        think.ms += used;
+        think.moves += 1;
         let loss_for_mover = if mover_is_a { 0.0 } else { 1.0 };
         if let TimeControl::Fischer { .. } = s.tc {
             let c = &mut clocks[army as usize];
             if used > *c + s.margin_ms {
-                return Ok(end(loss_for_mover, "time forfeit".into(), &moves));
+                break (loss_for_mover, "time forfeit".into(), None);
             }
             *c = c.saturating_sub(used) + inc;
         }
@@ -278,12 +287,23 @@ fn play_game(
                 pos.make(m);
             }
             Err(e) => {
-                let mut g = end(loss_for_mover, "illegal move".into(), &moves);
-                g.illegal = Some(format!("`{text}` in {pos}: {e}"));
-                return Ok(g);
+                let illegal = format!("`{text}` in {pos}: {e}");
+                break (loss_for_mover, "illegal move".into(), Some(illegal));
             }
         }
+    };
+    if let TimeControl::Fischer { .. } = s.tc {
+        thinking[0].clock_left = Some(clocks[a_army as usize]);
+        thinking[1].clock_left = Some(clocks[1 - a_army as usize]);
     }
+    Ok(GameEnd {
+        score,
+        reason,
+        plies: moves.len(),
+        illegal,
+        moves,
+        thinking,
+    })
 }
 
 /// One line of the record file: the opening, the players of the first
@@ -331,6 +351,11 @@ struct Tally {
     reasons: std::collections::BTreeMap<String, u64>,
     plies: usize,
     games: u64,
+    /// Players A and B's thinking over all games: milliseconds, moves, and
+    /// the clock left at the ends added up.
+    think_ms: [u64; 2],
+    think_moves: [u64; 2],
+    clock_left_ms: [u64; 2],
 }
 
 impl Tally {
@@ -344,6 +369,27 @@ impl Tally {
         }
         *self.reasons.entry(g.reason.clone()).or_default() += 1;
         self.illegal.extend(g.illegal.clone());
+        for (i, t) in g.thinking.iter().enumerate() {
+            self.think_ms[i] += t.ms;
+            self.think_moves[i] += t.moves;
+            self.clock_left_ms[i] += t.clock_left.unwrap_or(0);
+        }
+    }
+
+    /// Average thinking time per move of each player, and with a clock
+    /// what was left of it at the end.
+    fn time_line(&self, clock: bool) -> String {
+        let per_move = |i: usize| self.think_ms[i] / self.think_moves[i].max(1);
+        let mut line = format!("time per move: A {} ms, B {} ms", per_move(0), per_move(1));
+        if clock {
+            let left = |i: usize| self.clock_left_ms[i] as f64 / 1000.0 / self.games.max(1) as f64;
+            line += &format!(
+                "; clock left at the end: A {:.1} s, B {:.1} s",
+                left(0),
+                left(1)
+            );
+        }
+        line
     }
 
     fn line(&self, sprt: Option<&Sprt>) -> String {
@@ -477,6 +523,8 @@ pub fn run(start: Position, s: &Settings) -> Result<(), String> {
     );
     let reasons: Vec<String> = t.reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
     outln!("endings: {}", reasons.join(", "));
+    let clock = matches!(s.tc, TimeControl::Fischer { .. });
+    outln!("{}", t.time_line(clock));
     if let Some(sprt) = &s.sprt {
         let verdict = match sprt.verdict(&t.pairs) {
             Verdict::H1 => "H1 accepted: A is stronger by the upper bound",

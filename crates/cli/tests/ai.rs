@@ -230,5 +230,17 @@ fn match_with_a_clock_between_two_configurations() {
         "0.5+0.01",
         "--quiet",
     ];
-    recorded_match("magna-carta", &args);
+    let (stdout, _) = recorded_match("magna-carta", &args);
+    // Both players thought and left time on their clocks.
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("time per move: A "))
+        .unwrap_or_else(|| panic!("no time line in {stdout}"));
+    let numbers: Vec<f64> = line
+        .split(|c: char| !c.is_ascii_digit() && c != '.')
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert_eq!(numbers.len(), 4, "{line}");
+    assert!(numbers.iter().all(|&x| x > 0.0), "{line}");
+    assert!(numbers[2] <= 0.5 + 0.01 * 200.0, "{line}");
 }

@@ -79,6 +79,13 @@ pub struct Params {
     /// deeper, 2 only checking moves that do not lose material by static
     /// exchange.
     pub check_extension: i32,
+    /// Nodes in check are pruned and reduced like the others (static
+    /// score, reverse futility, futility, static exchange and late move
+    /// pruning, late move reductions; never the null move): 0 no, 1 yes,
+    /// 2 and quiescence stands on the static score in check too.
+    /// Where most attacks on a royal piece are checks (Magna Carta's
+    /// royal Queen), a quarter of the nodes are in check.
+    pub check_nodes: i32,
     /// With a clock, spend less time when the best move has held for
     /// several iterations and more when it has just changed (0 off, 1 on).
     pub time_stability: i32,
@@ -130,6 +137,7 @@ impl Default for Params {
             see_capture_margin: 100,
             see_quiet_margin: 30,
             check_extension: 1,
+            check_nodes: 0,
             time_stability: 0,
             aspiration_delta: 30,
             aspiration_depth: 5,
@@ -151,7 +159,7 @@ impl Params {
     }
 
     /// Every parameter by name (the field's), the one list that names them.
-    fn fields(&mut self) -> [(&'static str, &mut i32); 33] {
+    fn fields(&mut self) -> [(&'static str, &mut i32); 34] {
         [
             ("rfp_margin", &mut self.rfp_margin),
             ("rfp_depth", &mut self.rfp_depth),
@@ -183,6 +191,7 @@ impl Params {
             ("see_capture_margin", &mut self.see_capture_margin),
             ("see_quiet_margin", &mut self.see_quiet_margin),
             ("check_extension", &mut self.check_extension),
+            ("check_nodes", &mut self.check_nodes),
             ("time_stability", &mut self.time_stability),
             ("aspiration_delta", &mut self.aspiration_delta),
             ("aspiration_depth", &mut self.aspiration_depth),

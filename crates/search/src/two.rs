@@ -228,7 +228,10 @@ impl Searcher {
         }
         let table_move = self.legal_here(ply, probe.mv);
         let p = self.params;
-        let static_eval = if in_check {
+        // In check the node is searched in full, unless `check_nodes`
+        // lets it be pruned like the others.
+        let guarded = in_check && p.check_nodes == 0;
+        let static_eval = if guarded {
             -INFINITY
         } else {
             self.static_two(pos)
@@ -237,7 +240,7 @@ impl Searcher {
         // The table's score, where its bound says the truth lies beyond the
         // static score, is the better guess for pruning.
         let eval = match probe.entry {
-            Some((s, bound, _)) if p.tt_eval > 0 && !in_check && !is_mate(s) => match bound {
+            Some((s, bound, _)) if p.tt_eval > 0 && !guarded && !is_mate(s) => match bound {
                 Bound::Lower if s > static_eval => s,
                 Bound::Upper if s < static_eval => s,
                 Bound::Exact => s,
@@ -247,11 +250,11 @@ impl Searcher {
         };
         // Better than two plies ago (the same side's last node)? Pruning is
         // then bolder against beta and more careful below alpha.
-        let improving = !in_check
+        let improving = !guarded
             && (ply < 2 || self.evals[ply - 2] == -INFINITY || static_eval > self.evals[ply - 2]);
         // Reverse futility: far above beta near the leaves.
         if !pv_node
-            && !in_check
+            && !guarded
             && depth <= p.rfp_depth
             && !is_mate(beta)
             && eval - p.rfp_margin * (depth - improving as i32) >= beta
@@ -325,7 +328,7 @@ impl Searcher {
             // judged, and only once one move has been searched).
             let i = legal;
             let tactical = is_tactical(pos, m, &self.values);
-            let quiet_prunable = !pv_node && !in_check && i > 0 && !tactical && !is_mate(alpha);
+            let quiet_prunable = !pv_node && !guarded && i > 0 && !tactical && !is_mate(alpha);
             // Late move pruning: far down the list of a shallow node, the
             // quiet moves are not worth a look.
             let lmp_count = (p.lmp_base + depth * depth) / if improving { 1 } else { 2 };
@@ -371,7 +374,7 @@ impl Searcher {
             // Static exchange pruning: near the leaves, a move that loses
             // more material on its cell than the depth can win back.
             if !pv_node
-                && !in_check
+                && !guarded
                 && i > 0
                 && !is_mate(alpha)
                 && depth <= p.see_depth
@@ -426,7 +429,7 @@ impl Searcher {
                     && depth >= 3
                     && i >= 2
                     && !tactical
-                    && !in_check
+                    && !guarded
                     && !killer
                     && (p.lmr_checks > 0 || !self.in_check(pos, ply + 1))
                 {
@@ -601,7 +604,8 @@ impl Searcher {
         if let Some(s) = self.node_start(pos, ply) {
             return s;
         }
-        let evasions = q < QUIESCENCE_EVASIONS && self.in_check(pos, ply);
+        let evasions =
+            q < QUIESCENCE_EVASIONS && self.params.check_nodes < 2 && self.in_check(pos, ply);
         let mut best = -INFINITY;
         if !evasions {
             // Most nodes end here, before any move is generated.
@@ -712,6 +716,8 @@ mod tests {
             "continuation:1,continuation_prune:4",
             "prune_lmr_depth:1",
             "lmr_checks:1",
+            "check_nodes:1",
+            "check_nodes:2",
         ] {
             let mut options = plain;
             for s in setting.split(',') {
