@@ -33,13 +33,26 @@ pub struct EngineArgs {
     /// Turn late move reductions off.
     #[arg(long)]
     pub no_lmr: bool,
-    /// Four players: Paranoid instead of Best-Reply Search.
-    #[arg(long)]
+    /// Games of more than two sides: the search (Best-Reply Search,
+    /// Paranoid or MaxN).
+    #[arg(long, value_enum, default_value_t = Multi::Brs)]
+    pub multi: Multi,
+    /// Same as `--multi paranoid`.
+    #[arg(long, conflicts_with = "multi")]
     pub paranoid: bool,
     /// Set a search parameter, `NAME:VALUE` (the fields of
     /// `quadrille_search::Params`); may be repeated.
     #[arg(long, value_name = "NAME:VALUE")]
     pub tune: Vec<String>,
+}
+
+/// The search for games of more than two sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Multi {
+    /// Best-Reply Search (BRS+).
+    Brs,
+    Paranoid,
+    Maxn,
 }
 
 impl EngineArgs {
@@ -51,10 +64,10 @@ impl EngineArgs {
         Ok(Options {
             null_move: !self.no_null,
             lmr: !self.no_lmr,
-            multi: if self.paranoid {
-                MultiAlgorithm::Paranoid
-            } else {
-                MultiAlgorithm::BestReply
+            multi: match (self.paranoid, self.multi) {
+                (true, _) | (_, Multi::Paranoid) => MultiAlgorithm::Paranoid,
+                (_, Multi::Brs) => MultiAlgorithm::BestReply,
+                (_, Multi::Maxn) => MultiAlgorithm::MaxN,
             },
             hash_mb: self.hash as usize,
             threads: self.threads as usize,

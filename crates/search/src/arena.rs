@@ -111,6 +111,7 @@ impl Contender {
                     options.multi = match value {
                         "brs" | "brs+" | "best-reply" => MultiAlgorithm::BestReply,
                         "paranoid" => MultiAlgorithm::Paranoid,
+                        "maxn" => MultiAlgorithm::MaxN,
                         _ => return Err(bad()),
                     }
                 }

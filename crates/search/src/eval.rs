@@ -324,18 +324,28 @@ impl Eval {
     /// armies no longer in the game counting nothing (so that putting an
     /// opponent out is worth its whole army).
     pub fn many_sided(&self, pos: &Position, army: u8) -> i32 {
+        self.many_sided_all(pos)[army as usize]
+    }
+
+    /// [`Eval::many_sided`] for every army at once (one evaluation).
+    pub fn many_sided_all(&self, pos: &Position) -> [i32; MAX_ARMIES] {
         let v = &*self.variant;
         let s = self.armies(pos);
-        let n = v.armies.len() as i32;
+        let n = v.armies.len();
         let mut armies_in = 0u8;
         for p in pos.players_in() {
             armies_in |= 1 << v.players[p].army;
         }
-        let others: i32 = (0..v.armies.len())
-            .filter(|&a| a != army as usize && armies_in >> a & 1 != 0)
+        let total_in: i32 = (0..n)
+            .filter(|&a| armies_in >> a & 1 != 0)
             .map(|a| s[a])
             .sum();
-        s[army as usize] - others / (n - 1).max(1)
+        let mut out = [0; MAX_ARMIES];
+        for (a, x) in out.iter_mut().enumerate().take(n) {
+            let others = total_in - if armies_in >> a & 1 != 0 { s[a] } else { 0 };
+            *x = s[a] - others / (n as i32 - 1).max(1);
+        }
+        out
     }
 }
 
@@ -508,5 +518,25 @@ mod tests {
         // Orange out (its army still standing, as in a set-up position).
         let out = Position::from_string(v.clone(), &format!("{board} r - - 0 1 out=o")).unwrap();
         assert!(e.many_sided(&out, 0) > e.many_sided(&v.start(), 0) + 500);
+    }
+
+    /// Every army's many-sided score from one evaluation: each as asked
+    /// for alone, and (everyone in) summing to zero but for rounding.
+    #[test]
+    fn many_sided_scores_of_all_armies_agree_and_sum_to_zero() {
+        for name in ["ariana", "tor-aikou"] {
+            let (v, e) = eval(name);
+            let mut pos = v.start();
+            for _ in 0..12 {
+                let all = e.many_sided_all(&pos);
+                for a in 0..v.armies.len() {
+                    assert_eq!(all[a], e.many_sided(&pos, a as u8), "{name} {pos}");
+                }
+                let sum: i32 = all.iter().sum();
+                assert!(sum.abs() <= v.armies.len() as i32, "{name} {pos}: {all:?}");
+                let moves = pos.legal_moves();
+                pos.make(moves.as_slice()[moves.len() / 2]);
+            }
+        }
     }
 }

@@ -14,7 +14,7 @@
 //!   victim value, killers, history) and a quiescence search;
 //! - two sides (two armies, however many players move them): PVS with
 //!   null-move pruning and late move reductions;
-//! - more sides: Best-Reply Search (BRS+) or Paranoid;
+//! - more sides: Best-Reply Search (BRS+), Paranoid or MaxN ([`maxn`]);
 //! - time management by clock, time per move, depth or nodes ([`Limits`]);
 //! - baseline players and self-play matches with an Elo estimate
 //!   ([`arena`]).
@@ -31,6 +31,7 @@
 pub mod arena;
 pub mod eval;
 pub mod limits;
+mod maxn;
 mod multi;
 mod ordering;
 pub mod params;

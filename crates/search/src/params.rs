@@ -89,6 +89,9 @@ pub struct Params {
     /// With a clock, spend less time when the best move has held for
     /// several iterations and more when it has just changed (0 off, 1 on).
     pub time_stability: i32,
+    /// With a clock, the share (percent) of the usual time budget to spend
+    /// on a move: an iteration starts only before half of it is gone.
+    pub time_use: i32,
     /// Aspiration window: first half-width, and the depth it starts at.
     pub aspiration_delta: i32,
     pub aspiration_depth: i32,
@@ -139,6 +142,7 @@ impl Default for Params {
             check_extension: 1,
             check_nodes: 0,
             time_stability: 0,
+            time_use: 100,
             aspiration_delta: 30,
             aspiration_depth: 5,
             explicit: 0,
@@ -159,7 +163,7 @@ impl Params {
     }
 
     /// Every parameter by name (the field's), the one list that names them.
-    fn fields(&mut self) -> [(&'static str, &mut i32); 34] {
+    fn fields(&mut self) -> [(&'static str, &mut i32); 35] {
         [
             ("rfp_margin", &mut self.rfp_margin),
             ("rfp_depth", &mut self.rfp_depth),
@@ -193,6 +197,7 @@ impl Params {
             ("check_extension", &mut self.check_extension),
             ("check_nodes", &mut self.check_nodes),
             ("time_stability", &mut self.time_stability),
+            ("time_use", &mut self.time_use),
             ("aspiration_delta", &mut self.aspiration_delta),
             ("aspiration_depth", &mut self.aspiration_depth),
         ]

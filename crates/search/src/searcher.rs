@@ -23,6 +23,8 @@ pub enum MultiAlgorithm {
     BestReply,
     /// Every opponent against the player to move.
     Paranoid,
+    /// Every player for their own army's score (MaxN).
+    MaxN,
 }
 
 /// The algorithm a search used.
@@ -33,15 +35,17 @@ pub enum Algorithm {
     Pvs,
     BestReply,
     Paranoid,
+    MaxN,
 }
 
 impl Algorithm {
-    /// Short lower-case name: `pvs`, `brs+`, `paranoid`.
+    /// Short lower-case name: `pvs`, `brs+`, `paranoid`, `maxn`.
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Pvs => "pvs",
             Algorithm::BestReply => "brs+",
             Algorithm::Paranoid => "paranoid",
+            Algorithm::MaxN => "maxn",
         }
     }
 
@@ -53,6 +57,7 @@ impl Algorithm {
             match multi {
                 MultiAlgorithm::BestReply => Algorithm::BestReply,
                 MultiAlgorithm::Paranoid => Algorithm::Paranoid,
+                MultiAlgorithm::MaxN => Algorithm::MaxN,
             }
         }
     }
@@ -451,6 +456,7 @@ impl Searcher {
             }
             let score = match algorithm {
                 Algorithm::Pvs => self.aspiration(&mut pos, &mut root, depth as i32, last_score),
+                Algorithm::MaxN => self.root_maxn(&mut pos, &mut root, depth as i32),
                 _ => self.root_multi(&mut pos, &mut root, depth as i32, -INFINITY, INFINITY),
             };
             let complete = !self.stopped;
@@ -489,13 +495,15 @@ impl Searcher {
     }
 
     /// The share of the soft time budget to use (percent), from the best
-    /// move's stability where the parameters ask for it.
+    /// move's stability where the parameters ask for it, scaled by
+    /// `time_use`.
     fn time_percent(&self, stable: u32) -> u32 {
-        if self.params.time_stability > 0 {
+        let share = if self.params.time_stability > 0 {
             stability_percent(stable)
         } else {
             100
-        }
+        };
+        share * self.params.time_use.clamp(1, 1000) as u32 / 100
     }
 
     fn fill_stats(&self, result: &mut SearchResult) {

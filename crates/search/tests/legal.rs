@@ -63,7 +63,11 @@ fn every_variant_every_algorithm_returns_legal_moves() {
     for v in variants() {
         let multi = v.armies.len() > 2;
         let algorithms: &[MultiAlgorithm] = if multi {
-            &[MultiAlgorithm::BestReply, MultiAlgorithm::Paranoid]
+            &[
+                MultiAlgorithm::BestReply,
+                MultiAlgorithm::Paranoid,
+                MultiAlgorithm::MaxN,
+            ]
         } else {
             &[MultiAlgorithm::BestReply]
         };

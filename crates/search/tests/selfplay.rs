@@ -59,12 +59,14 @@ fn search_against_random_and_greedy_in_every_variant() {
 }
 
 #[test]
-fn best_reply_and_paranoid_play_legal_four_player_games() {
+fn best_reply_paranoid_and_maxn_play_legal_four_player_games() {
     for v in variants().into_iter().filter(|v| v.armies.len() > 2) {
         let start = v.start();
         let brs = search(300, MultiAlgorithm::BestReply);
         let paranoid = search(300, MultiAlgorithm::Paranoid);
+        let maxn = search(300, MultiAlgorithm::MaxN);
         matches(&start, &brs, &paranoid, 2, 200);
+        matches(&start, &maxn, &brs, 2, 200);
     }
 }
 
