@@ -57,9 +57,9 @@ impl Contender {
 
     /// Reads a contender: `random`, `greedy`, or `search` with settings,
     /// `search:movetime=100,null=off,lmr=off,multi=paranoid` (keys: depth,
-    /// nodes, movetime, noise, level, hash, null, lmr, mobility, multi, and
-    /// `tune=NAME:VALUE` for a [`crate::Params`] field). The
-    /// text is its name.
+    /// nodes, movetime, noise, level, hash, null, lmr, mobility, multi
+    /// (`brs`, `paranoid` or `maxn`), and `tune=NAME:VALUE` for a
+    /// [`crate::Params`] field). The text is its name.
     pub fn parse(spec: &str) -> Result<Contender, String> {
         let spec = spec.trim();
         let (kind, settings) = spec.split_once(':').unwrap_or((spec, ""));
