@@ -37,7 +37,8 @@ pub struct Params {
     /// Plies of reduction more at a node expected to fail high (a cut
     /// node: a null-window child of a late move or of a PV node's).
     pub lmr_cut_node: i32,
-    /// Moves that give check are reduced like the others (0 no, 1 yes).
+    /// Moves that give check are reduced like the others (0 no, 1 yes, 2
+    /// only those whose piece can be taken at a loss by static exchange).
     pub lmr_checks: i32,
     /// Use the table's score, where its bound allows, as a better static
     /// score for the pruning decisions (0 off, 1 on).

@@ -413,6 +413,13 @@ impl Searcher {
             if singular && Some(m) == table_move {
                 d += 1;
             }
+            // `lmr_checks` 2: a check is reduced only when the checking
+            // piece can be taken at a loss (judged before the move).
+            let losing = p.lmr_checks == 2
+                && i >= 2
+                && depth >= 3
+                && !tactical
+                && !pos.see_at_least(m, &self.values, 0);
             self.order.record(pos, ply, Some(m));
             pos.make(m);
             if safe && self.in_check(pos, ply + 1) {
@@ -431,7 +438,7 @@ impl Searcher {
                     && !tactical
                     && !guarded
                     && !killer
-                    && (p.lmr_checks > 0 || !self.in_check(pos, ply + 1))
+                    && (p.lmr_checks == 1 || losing || !self.in_check(pos, ply + 1))
                 {
                     r = self.reduction(depth, i) - pv_node as i32
                         + !improving as i32
@@ -716,6 +723,7 @@ mod tests {
             "continuation:1,continuation_prune:4",
             "prune_lmr_depth:1",
             "lmr_checks:1",
+            "lmr_checks:2",
             "check_nodes:1",
             "check_nodes:2",
         ] {
