@@ -34,6 +34,10 @@ pub struct Limits {
     /// Centipawns of random error added to every evaluation, at most (0
     /// for full strength): what makes the lowest levels beatable.
     pub noise: u32,
+    /// The level these bounds were made for ([`Limits::level`]): a
+    /// variant with its own level table replaces `depth` and `noise`
+    /// when the search starts ([`Limits::for_variant`]).
+    pub level: Option<u8>,
 }
 
 /// One strength level.
@@ -82,6 +86,38 @@ pub const LEVEL_TABLE: [Level; LEVELS as usize] = [
     },
 ];
 
+/// The variants that ship their own level table (measured steps,
+/// docs/performance.md): `depth` and `noise`, eight of each.
+const SHIPPED_LEVELS: &[(&str, &str)] =
+    &[("magna-carta", include_str!("../levels/magna-carta.toml"))];
+
+/// A level table as written in a variant's file.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LevelFile {
+    depth: [u32; LEVELS as usize],
+    noise: [u32; LEVELS as usize],
+}
+
+/// Reads a level table (`depth` 0: no cap).
+fn parse_levels(text: &str) -> Result<[Level; LEVELS as usize], String> {
+    let f: LevelFile = toml::from_str(text).map_err(|e| format!("level table: {e}"))?;
+    Ok(std::array::from_fn(|i| Level {
+        depth: (f.depth[i] > 0).then_some(f.depth[i]),
+        noise: f.noise[i],
+    }))
+}
+
+/// The levels of the variant `name`: its own table if it ships one, else
+/// [`LEVEL_TABLE`].
+pub fn level_table(name: &str) -> [Level; LEVELS as usize] {
+    SHIPPED_LEVELS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .and_then(|(_, text)| parse_levels(text).ok())
+        .unwrap_or(LEVEL_TABLE)
+}
+
 /// Time per move of a level where no clock or seat time is given (the
 /// CLI): the depth bounds the lower levels long before.
 pub const LEVEL_MOVETIME_MS: u64 = 2_500;
@@ -127,13 +163,27 @@ impl Limits {
     /// out-of-range levels are clamped. Callers with their own time (the
     /// web app's seats, a clock) replace `movetime`.
     pub fn level(level: u8) -> Limits {
-        let l = LEVEL_TABLE[level.clamp(1, LEVELS) as usize - 1];
+        let level = level.clamp(1, LEVELS);
+        let l = LEVEL_TABLE[level as usize - 1];
         Limits {
             depth: l.depth,
             movetime: Some(LEVEL_MOVETIME_MS),
             noise: l.noise,
+            level: Some(level),
             ..Limits::default()
         }
+    }
+
+    /// These bounds for the variant `name`: a level's depth and noise from
+    /// the variant's own table where it ships one.
+    pub fn for_variant(&self, name: &str) -> Limits {
+        let mut limits = self.clone();
+        if let Some(level) = self.level {
+            let l = level_table(name)[level.clamp(1, LEVELS) as usize - 1];
+            limits.depth = l.depth;
+            limits.noise = l.noise;
+        }
+        limits
     }
 
     /// The same bounds with another stop flag.
@@ -229,13 +279,45 @@ mod tests {
         let key = |l: Limits| (l.depth, l.noise, l.movetime);
         assert_eq!(key(Limits::level(0)), key(Limits::level(1)));
         assert_eq!(key(Limits::level(200)), key(Limits::level(LEVELS)));
-        for w in LEVEL_TABLE.windows(2) {
-            let deeper = w[1].depth.unwrap_or(u32::MAX) > w[0].depth.unwrap_or(u32::MAX);
-            assert!(deeper || w[1].noise < w[0].noise, "{w:?}");
-            assert!(w[1].noise <= w[0].noise, "{w:?}");
+        // The shared table and every variant's own.
+        let mut tables = vec![LEVEL_TABLE];
+        for (name, text) in SHIPPED_LEVELS {
+            let t = parse_levels(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(level_table(name), t);
+            assert_ne!(t, LEVEL_TABLE, "{name}");
+            tables.push(t);
+        }
+        for t in tables {
+            for w in t.windows(2) {
+                let deeper = w[1].depth.unwrap_or(u32::MAX) > w[0].depth.unwrap_or(u32::MAX);
+                assert!(deeper || w[1].noise < w[0].noise, "{w:?}");
+                assert!(w[1].noise <= w[0].noise, "{w:?}");
+            }
+            assert_eq!(
+                t[LEVELS as usize - 1],
+                Level {
+                    depth: None,
+                    noise: 0
+                }
+            );
         }
         let top = Limits::level(LEVELS);
         assert_eq!((top.depth, top.noise), (None, 0));
+    }
+
+    #[test]
+    fn a_variants_own_levels_replace_depth_and_noise() {
+        let weakest = Limits::level(1);
+        let mc = weakest.for_variant("magna-carta");
+        assert_eq!((mc.depth, mc.noise), (Some(2), 400));
+        assert_eq!(mc.movetime, weakest.movetime);
+        let chess = weakest.for_variant("chess");
+        assert_eq!((chess.depth, chess.noise), (weakest.depth, weakest.noise));
+        // Bounds not made from a level are left alone.
+        let d = Limits::depth(1).for_variant("magna-carta");
+        assert_eq!((d.depth, d.noise), (Some(1), 0));
+        assert!(parse_levels("depth = [1]\nnoise = [0]").is_err());
+        assert!(parse_levels("depth = [2, 2, 2, 3, 4, 6, 9, 0]").is_err());
     }
 
     #[test]

@@ -354,6 +354,8 @@ impl Searcher {
         limits: &Limits,
         report: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
+        // A level means what the variant's own level table says.
+        let limits = &limits.for_variant(&pos.variant().name);
         let threads = self.options.threads.max(1);
         if threads == 1 {
             return self.search_one(pos, limits, report);
