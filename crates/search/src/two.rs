@@ -6,8 +6,9 @@
 //! on captures that do not lose material by static exchange. Options the
 //! parameter table switches on: singular extension with multi-cut, history
 //! and continuation-history pruning, pruning by the depth after reduction,
-//! cut-node reductions, reductions of checks, the table's score as static
-//! score.
+//! cut-node reductions, reductions of checks (all, or those losing the
+//! checking piece), the table's score as static score, nodes in check
+//! pruned like the others.
 
 use crate::ordering::{is_capture, is_tactical, losing_capture};
 use crate::score::{is_mate, DRAW, INFINITY, MATE};
