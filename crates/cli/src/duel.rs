@@ -9,7 +9,7 @@ use quadrille_engine::Position;
 use quadrille_protocol::uci_client::{Go, UciEngine};
 use quadrille_search::arena::{random_opening, Kind, Mover};
 use quadrille_search::stats::{Pentanomial, Sprt, Verdict};
-use quadrille_search::{result_for, Clock, Contender, Limits, Searcher};
+use quadrille_search::{result_for, Clock, Contender, Limits, Searcher, Weights};
 use std::cmp::Ordering as CmpOrdering;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -57,7 +57,9 @@ impl TimeControl {
 /// with its options (`uci:quadrille uci` plays another build of ours).
 #[derive(Clone, Debug)]
 pub enum PlayerSpec {
-    Quadrille(Contender),
+    /// Our search, with evaluation weights read from a file where the
+    /// spec names one (`search:weights=PATH,...`).
+    Quadrille(Contender, Option<Weights>),
     Uci {
         program: String,
         options: Vec<(String, String)>,
@@ -79,14 +81,42 @@ impl PlayerSpec {
                 program: program.to_string(),
                 options,
             }),
-            None if options.is_empty() => Contender::parse(spec).map(PlayerSpec::Quadrille),
+            None if options.is_empty() => {
+                // `weights=PATH` is read here (the search crate does no I/O).
+                let mut weights = None;
+                let mut rest = Vec::new();
+                let (kind, settings) = spec.split_once(':').unwrap_or((spec, ""));
+                for item in settings.split(',').filter(|s| !s.is_empty()) {
+                    match item.strip_prefix("weights=") {
+                        Some(path) => {
+                            let text = std::fs::read_to_string(path)
+                                .map_err(|e| format!("`{spec}`: {path}: {e}"))?;
+                            let w = Weights::from_toml(&text)
+                                .map_err(|e| format!("`{spec}`: {path}: {e}"))?;
+                            weights = Some(w);
+                        }
+                        None => rest.push(item),
+                    }
+                }
+                let plain = if rest.is_empty() {
+                    kind.to_string()
+                } else {
+                    format!("{kind}:{}", rest.join(","))
+                };
+                if weights.is_some() && kind != "search" {
+                    return Err(format!("`{spec}`: only `search` takes weights"));
+                }
+                let mut c = Contender::parse(&plain)?;
+                c.name = spec.to_string();
+                Ok(PlayerSpec::Quadrille(c, weights))
+            }
             None => Err(format!("`{spec}`: only a uci: player takes engine options")),
         }
     }
 
     fn name(&self) -> String {
         match self {
-            PlayerSpec::Quadrille(c) => c.name.clone(),
+            PlayerSpec::Quadrille(c, _) => c.name.clone(),
             PlayerSpec::Uci { program, .. } => format!("uci:{program}"),
         }
     }
@@ -104,9 +134,11 @@ enum Player {
 impl Player {
     fn start(spec: &PlayerSpec) -> Result<Player, String> {
         Ok(match spec {
-            PlayerSpec::Quadrille(c) => match &c.kind {
+            PlayerSpec::Quadrille(c, weights) => match &c.kind {
                 Kind::Search { options, limits } => {
-                    Player::Search(Box::new((Searcher::new(**options), limits.clone())))
+                    let mut searcher = Searcher::new(**options);
+                    searcher.set_weights(weights.clone());
+                    Player::Search(Box::new((searcher, limits.clone())))
                 }
                 _ => Player::Baseline(Box::new(c.mover(1))),
             },

@@ -258,6 +258,28 @@ enum Command {
         /// Where to write the weights (default: standard output).
         #[arg(long, value_name = "PATH")]
         out: Option<String>,
+        /// Also write the self-play positions (position, result, search
+        /// score; a line each) to this file.
+        #[arg(long, value_name = "PATH")]
+        save_data: Option<String>,
+        /// Learn from the positions in this file (written by --save-data;
+        /// several files may be given, comma-separated) instead of playing.
+        #[arg(long, value_name = "PATH")]
+        data: Option<String>,
+        /// Fit the piece-square tables (middle and end game) as well,
+        /// after the other weights.
+        #[arg(long)]
+        pst: bool,
+        /// With --pst: the share of the game's result in each position's
+        /// target (the rest is the self-play search's score).
+        #[arg(long, default_value_t = 0.5)]
+        result_share: f64,
+        /// With --pst: the L2 penalty per squared centipawn of the tables.
+        #[arg(long, default_value_t = 1e-8)]
+        penalty: f64,
+        /// With --pst: passes of gradient descent over the data.
+        #[arg(long, default_value_t = 400)]
+        epochs: usize,
     },
     /// Talk UCI on standard input and output (two-player variants).
     Uci,
@@ -607,9 +629,31 @@ fn run(cli: Cli) -> Result<(), String> {
             seed,
             fresh,
             out,
+            save_data,
+            data,
+            pst,
+            result_share,
+            penalty,
+            epochs,
         } => {
             let v = load_variant(&variant, file)?;
-            tune::run(&v, games, nodes, jobs.max(1), seed, fresh, out.as_deref())
+            let run = tune::Run {
+                games,
+                nodes,
+                jobs: jobs.max(1),
+                seed,
+                fresh,
+                out,
+                save_data,
+                data,
+                pst: pst.then_some(quadrille_search::tune::PstPlan {
+                    result_share: result_share.clamp(0.0, 1.0),
+                    penalty: penalty.max(0.0),
+                    epochs,
+                    ..Default::default()
+                }),
+            };
+            tune::run(&v, &run)
         }
         Command::Uci => {
             let catalog = catalog(file)?;

@@ -3,63 +3,129 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use quadrille_engine::Variant;
-use quadrille_search::tune::{self, Plan};
+use quadrille_search::tune::{self, Plan, PstPlan, Sample};
 use quadrille_search::Weights;
+use std::io::Write;
 use std::sync::Arc;
 use std::time::Instant;
 
-pub fn run(
-    v: &Arc<Variant>,
-    games: usize,
-    nodes: u64,
-    jobs: usize,
-    seed: u64,
-    fresh: bool,
-    out: Option<&str>,
-) -> Result<(), String> {
+/// What `quadrille tune` was asked to do.
+pub struct Run {
+    pub games: usize,
+    pub nodes: u64,
+    pub jobs: usize,
+    pub seed: u64,
+    pub fresh: bool,
+    pub out: Option<String>,
+    pub save_data: Option<String>,
+    pub data: Option<String>,
+    /// Fit the piece-square tables, with these settings.
+    pub pst: Option<PstPlan>,
+}
+
+/// Reads data files (comma-separated paths), naming the file and line of
+/// a bad line.
+fn load(v: &Arc<Variant>, paths: &str) -> Result<Vec<Sample>, String> {
+    let mut data = Vec::new();
+    for path in paths.split(',') {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.is_empty()) {
+            data.push(Sample::from_line(v, line).map_err(|e| format!("{path}:{}: {e}", i + 1))?);
+        }
+    }
+    Ok(data)
+}
+
+fn save(path: &str, data: &[Sample]) -> Result<(), String> {
+    let file = std::fs::File::create(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut w = std::io::BufWriter::new(file);
+    for s in data {
+        writeln!(w, "{}", s.to_line()).map_err(|e| format!("{path}: {e}"))?;
+    }
+    w.flush().map_err(|e| format!("{path}: {e}"))
+}
+
+/// Self-play data (or the data files), then the fit, then the file.
+pub fn run(v: &Arc<Variant>, run: &Run) -> Result<(), String> {
     if v.armies.len() != 2 {
         return Err(format!("{}: tune needs two armies", v.name));
     }
     let t = Instant::now();
-    let plan = Plan {
-        games,
-        nodes,
-        opening_plies: 8,
-        max_plies: 300,
-        jobs,
-        seed,
+    let (games, nodes, seed) = (run.games, run.nodes, run.seed);
+    let (data, source) = match &run.data {
+        Some(paths) => {
+            let data = load(v, paths)?;
+            (data, format!("--data {paths}"))
+        }
+        None => {
+            let plan = Plan {
+                games,
+                nodes,
+                opening_plies: 8,
+                max_plies: 300,
+                jobs: run.jobs,
+                seed,
+            };
+            let bar = ProgressBar::new(games as u64);
+            bar.set_style(
+                ProgressStyle::with_template("{bar:40} {pos}/{len} games [{elapsed_precise}]")
+                    .map_err(|e| e.to_string())?,
+            );
+            let data = tune::samples(&v.start(), &plan, &|n| bar.set_position(n as u64));
+            bar.finish_and_clear();
+            (
+                data,
+                format!("--games {games} --nodes {nodes} --seed {seed}"),
+            )
+        }
     };
-    let bar = ProgressBar::new(games as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games [{elapsed_precise}]")
-            .map_err(|e| e.to_string())?,
-    );
-    let data = tune::samples(&v.start(), &plan, &|n| bar.set_position(n as u64));
-    bar.finish_and_clear();
     eprintln!(
-        "{}: {} quiet positions from {games} games at {nodes} nodes a move in {:.0} s",
+        "{}: {} quiet positions ({source}) in {:.0} s",
         v.name,
         data.len(),
         t.elapsed().as_secs_f64()
     );
-    let start = if fresh {
+    if let Some(path) = &run.save_data {
+        save(path, &data)?;
+    }
+    let start = if run.fresh {
         Weights::default()
     } else {
         Weights::for_variant(v)
     };
-    let fit = tune::fit(v, &data, start, jobs, &mut |line| eprintln!("{line}"));
-    let comment = format!(
-        "quadrille tune {} --games {games} --nodes {nodes} --seed {seed}{}: {} positions, error {:.5} -> {:.5} (scale {:.3}), {:.0} s",
-        v.name,
-        if fresh { " --fresh" } else { "" },
-        data.len(),
-        fit.error_before,
-        fit.error_after,
-        fit.scale,
-        t.elapsed().as_secs_f64()
-    );
-    let text = fit.weights.to_toml(&comment)?;
-    match out {
+    let fresh = if run.fresh { " --fresh" } else { "" };
+    let (weights, comment) = if let Some(plan) = run.pst {
+        let fit = tune::fit_pst(v, &data, start, plan, &mut |line| eprintln!("{line}"));
+        let comment = format!(
+            "quadrille tune {} {source}{fresh} --pst --result-share {} --penalty {} --epochs {}: {} positions, error {:.5} -> {:.5}, held out {:.5} -> {:.5} (scale {:.3}), {:.0} s",
+            v.name,
+            plan.result_share,
+            plan.penalty,
+            plan.epochs,
+            data.len(),
+            fit.train.0,
+            fit.train.1,
+            fit.held_out.0,
+            fit.held_out.1,
+            fit.scale,
+            t.elapsed().as_secs_f64()
+        );
+        (fit.weights, comment)
+    } else {
+        let fit = tune::fit(v, &data, start, run.jobs, &mut |line| eprintln!("{line}"));
+        let comment = format!(
+            "quadrille tune {} {source}{fresh}: {} positions, error {:.5} -> {:.5} (scale {:.3}), {:.0} s",
+            v.name,
+            data.len(),
+            fit.error_before,
+            fit.error_after,
+            fit.scale,
+            t.elapsed().as_secs_f64()
+        );
+        (fit.weights, comment)
+    };
+    let text = weights.to_toml(&comment)?;
+    match &run.out {
         Some(path) => std::fs::write(path, &text).map_err(|e| format!("{path}: {e}"))?,
         None => outln!("{text}"),
     }

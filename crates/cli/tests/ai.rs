@@ -244,3 +244,63 @@ fn match_with_a_clock_between_two_configurations() {
     assert!(numbers.iter().all(|&x| x > 0.0), "{line}");
     assert!(numbers[2] <= 0.5 + 0.01 * 200.0, "{line}");
 }
+
+/// The tuning pipeline as a user runs it: self-play data saved, piece-square
+/// tables fitted into a weights file, the same data fitted again from the
+/// file, a match with the written weights; a bad data line is named.
+#[test]
+fn tune_fits_piece_square_tables_from_saved_data() {
+    let dir = std::env::temp_dir().join(format!("quadrille-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let (data, first, second) = (path("data.txt"), path("w1.toml"), path("w2.toml"));
+    let fit = |args: &[&str]| {
+        let mut all = vec!["tune", "chess", "--pst", "--epochs", "20", "--jobs", "2"];
+        all.extend_from_slice(args);
+        let out = quadrille(&all, "");
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success(), "{stdout}{stderr}");
+        stderr
+    };
+    let log = fit(&[
+        "--games",
+        "4",
+        "--nodes",
+        "200",
+        "--save-data",
+        &data,
+        "--out",
+        &first,
+    ]);
+    assert!(log.contains("quiet positions"), "{log}");
+    let lines = std::fs::read_to_string(&data).unwrap();
+    assert!(lines.lines().count() > 20, "{lines}");
+    let written = std::fs::read_to_string(&first).unwrap();
+    assert!(
+        written.starts_with("# quadrille tune chess --games 4"),
+        "{written}"
+    );
+    assert!(
+        written.contains("[pst]") && written.contains("N0 = ["),
+        "{written}"
+    );
+    fit(&["--data", &data, "--out", &second]);
+    assert!(std::fs::read_to_string(&second).unwrap().contains("--data"));
+    let weights = format!("search:depth=2,weights={second}");
+    let (stdout, _) = recorded_match(
+        "chess",
+        &["--a", &weights, "--b", "search:depth=1", "--tc", "own"],
+    );
+    assert!(stdout.contains("weights="), "{stdout}");
+    // A line that is no sample: the file and the line are named.
+    let position = lines.split('\t').next().unwrap();
+    std::fs::write(&data, format!("{position}\t0.7\t3\n")).unwrap();
+    let out = quadrille(&["tune", "chess", "--pst", "--data", &data], "");
+    let (_, stderr) = text(&out);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains(&format!("{data}:1: result `0.7`")),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

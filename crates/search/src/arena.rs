@@ -57,7 +57,8 @@ impl Contender {
 
     /// Reads a contender: `random`, `greedy`, or `search` with settings,
     /// `search:movetime=100,null=off,lmr=off,multi=paranoid` (keys: depth,
-    /// nodes, movetime, noise, level, hash, null, lmr, mobility, multi
+    /// nodes, movetime, noise, level, hash, null, lmr, mobility, learnt,
+    /// pst (the learnt piece-square tables), multi
     /// (`brs`, `paranoid` or `maxn`), and `tune=NAME:VALUE` for a
     /// [`crate::Params`] field). The text is its name.
     pub fn parse(spec: &str) -> Result<Contender, String> {
@@ -106,6 +107,7 @@ impl Contender {
                 "lmr" => options.lmr = on()?,
                 "mobility" => options.terms.mobility = on()?,
                 "learnt" => options.terms.learnt = on()?,
+                "pst" => options.terms.pst = on()?,
                 "tune" => options.params.apply(value)?,
                 "multi" => {
                     options.multi = match value {

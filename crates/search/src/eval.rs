@@ -20,6 +20,9 @@ pub struct Terms {
     pub mobility: bool,
     /// The variant's learnt weights, if it ships any (else derived ones).
     pub learnt: bool,
+    /// The learnt piece-square tables among them (off: the weights
+    /// without their tables, to measure them).
+    pub pst: bool,
 }
 
 impl Default for Terms {
@@ -27,6 +30,7 @@ impl Default for Terms {
         Terms {
             mobility: true,
             learnt: true,
+            pst: true,
         }
     }
 }
@@ -93,11 +97,14 @@ impl Eval {
     /// The evaluation with the variant's learnt weights if `terms` asks
     /// for them and it has some, else the derived ones.
     pub fn new(variant: &Arc<Variant>, terms: Terms) -> Eval {
-        let weights = if terms.learnt {
+        let mut weights = if terms.learnt {
             Weights::for_variant(variant)
         } else {
             Weights::default()
         };
+        if !terms.pst {
+            weights.pst.clear();
+        }
         Eval::with_weights(variant, terms, weights)
     }
 
@@ -137,6 +144,9 @@ impl Eval {
         // Royal pieces seek the centre only once the board empties, and
         // their safety matters while it is full: both wait for the phase.
         let mut royal_centre = [0i32; MAX_ARMIES];
+        // Learnt piece-square bonuses, middle and end game, per army.
+        let mut learnt = [[0i32; 2]; MAX_ARMIES];
+        let pst = k.has_pst();
         let mut material = 0;
         // The terms that need attacks, pawns or royal zones (the variant's
         // weights may leave them all off).
@@ -160,6 +170,11 @@ impl Eval {
                 let owner = k.owner(army, c);
                 let value = k.value[t as usize];
                 *s += value;
+                if pst {
+                    let [mg, eg] = k.pst(owner, t, c);
+                    learnt[a][0] += mg as i32;
+                    learnt[a][1] += eg as i32;
+                }
                 if royal_types >> t & 1 != 0 {
                     royal_centre[a] += k.centre(owner, t, c);
                     continue;
@@ -185,13 +200,10 @@ impl Eval {
                 }
             }
         }
-        let phase = if self.start_material > 0 {
-            (material * 256 / self.start_material).clamp(0, 256)
-        } else {
-            0
-        };
+        let phase = self.phase(material);
         for a in 0..n {
             score[a] += royal_centre[a] * (256 - phase) / 256;
+            score[a] += (learnt[a][0] * phase + learnt[a][1] * (256 - phase)) / 256;
             score[a] += self.royal_safety(pos, a as u8) * phase / 256;
             if extra {
                 self.pawns_threats_attacks(pos, a, &map, phase, &mut score);
@@ -199,6 +211,43 @@ impl Eval {
         }
         self.add_presence(pos, &mut score);
         score
+    }
+
+    /// The game phase, 256 (the start) down to 0 (no pieces but pawns and
+    /// royals), from the material of the non-pawn, non-royal pieces.
+    fn phase(&self, material: i32) -> i32 {
+        if self.start_material > 0 {
+            (material * 256 / self.start_material).clamp(0, 256)
+        } else {
+            0
+        }
+    }
+
+    /// What the learnt piece-square tables add to the first army's score
+    /// (two sides), as the tuner sees it: the phase, and per piece its
+    /// entry in the tables ([`Knowledge::table_index`]) and sign (+1 the
+    /// first army's, -1 the second's). The score is the sum over the
+    /// pieces of sign * (mg * phase + eg * (256 - phase)) / 256.
+    pub fn pst_terms(&self, pos: &Position) -> (i32, Vec<(u32, i8)>) {
+        let k = &self.know;
+        let mut material = 0;
+        let mut terms = Vec::new();
+        for a in 0..self.variant.armies.len().min(2) {
+            let army = a as u8;
+            let skip = k.pawn_types | k.royal_types[a];
+            for c in pos.army_cells(army).iter() {
+                let Some(piece) = pos.piece_at(c) else {
+                    continue;
+                };
+                let t = piece.kind;
+                if skip >> t & 1 == 0 {
+                    material += k.value[t as usize];
+                }
+                let i = k.table_index(k.owner(army, c), t, c);
+                terms.push((i as u32, if a == 0 { 1 } else { -1 }));
+            }
+        }
+        (self.phase(material), terms)
     }
 
     /// The terms read from the [`AttackMap`]: `army`'s passed and supported pawns,
@@ -529,8 +578,8 @@ mod tests {
             let mut pos = v.start();
             for _ in 0..12 {
                 let all = e.many_sided_all(&pos);
-                for a in 0..v.armies.len() {
-                    assert_eq!(all[a], e.many_sided(&pos, a as u8), "{name} {pos}");
+                for (a, &score) in all.iter().enumerate().take(v.armies.len()) {
+                    assert_eq!(score, e.many_sided(&pos, a as u8), "{name} {pos}");
                 }
                 let sum: i32 = all.iter().sum();
                 assert!(sum.abs() <= v.armies.len() as i32, "{name} {pos}: {all:?}");

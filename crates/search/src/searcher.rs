@@ -8,6 +8,7 @@ use crate::ordering::Ordering;
 use crate::params::Params;
 use crate::score::{self, from_table, to_table, DRAW, INFINITY, MATE};
 use crate::tt::{Bound, Table};
+use crate::weights::Weights;
 use quadrille_engine::{Move, MoveKind, Outcome, Position, Variant};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::sync::Arc;
@@ -175,6 +176,9 @@ pub struct Searcher {
     /// history), and this searcher's number among them (0: the main one).
     helpers: Vec<Searcher>,
     helper: usize,
+    /// Evaluation weights to use instead of the variant's own, where they
+    /// fit it (to measure a weights file before it ships).
+    weights: Option<Weights>,
 }
 
 /// The late move reductions for the parameters.
@@ -244,7 +248,15 @@ impl Searcher {
             noise_seed: 0,
             helpers: Vec::new(),
             helper: 0,
+            weights: None,
         }
+    }
+
+    /// Evaluates with these weights (where they fit the variant) instead
+    /// of the variant's own; `None`: the variant's own again.
+    pub fn set_weights(&mut self, weights: Option<Weights>) {
+        self.weights = weights;
+        self.eval = None;
     }
 
     pub fn options(&self) -> &Options {
@@ -291,7 +303,16 @@ impl Searcher {
             .as_ref()
             .is_some_and(|e| Arc::ptr_eq(&e.variant, v));
         if !fresh {
-            let eval = Eval::new(v, self.options.terms);
+            let eval = match self.weights.as_ref().filter(|w| w.fits(v)) {
+                Some(w) => {
+                    let mut w = w.clone();
+                    if !self.options.terms.pst {
+                        w.pst.clear();
+                    }
+                    Eval::with_weights(v, self.options.terms, w)
+                }
+                None => Eval::new(v, self.options.terms),
+            };
             self.use_params(self.options.params.for_variant(&v.name));
             self.values = eval.know.value.clone();
             self.eval = Some(eval);
@@ -380,6 +401,9 @@ impl Searcher {
         let mut result = std::thread::scope(|scope| {
             for h in helpers.iter_mut() {
                 h.options = options;
+                if h.weights != self.weights {
+                    h.set_weights(self.weights.clone());
+                }
                 h.tt = self.tt.clone();
                 let (pos, limits) = (pos.clone(), helper_limits.clone());
                 scope.spawn(move || h.search_one(&pos, &limits, &mut |_| {}));

@@ -15,16 +15,50 @@ use crate::limits::Limits;
 use crate::ordering::is_tactical;
 use crate::searcher::{result_for, Options, Searcher};
 use crate::weights::Weights;
-use quadrille_engine::{Position, Variant};
+use quadrille_engine::{Cell, Position, Variant};
 use std::cmp::Ordering as CmpOrdering;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// A position and how its game ended for the first army (1, 1/2, 0).
+/// A position, how its game ended for the first army (1, 1/2, 0), and
+/// the self-play search's score of it for the first army (centipawns,
+/// mates and larger scores clamped to [`SCORE_CAP`]).
 #[derive(Clone)]
 pub struct Sample {
     pub pos: Position,
     pub result: f64,
+    pub score: i32,
+}
+
+/// Search scores kept in samples are clamped to plus or minus this.
+pub const SCORE_CAP: i32 = 2000;
+
+impl Sample {
+    /// One line of a data file: position, result, score (tab-separated).
+    pub fn to_line(&self) -> String {
+        format!("{}\t{}\t{}", self.pos, self.result, self.score)
+    }
+
+    /// Reads a line written by [`Sample::to_line`].
+    pub fn from_line(v: &Arc<Variant>, line: &str) -> Result<Sample, String> {
+        let mut parts = line.split('\t');
+        let (Some(pos), Some(result), Some(score), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return Err("expected position, result and score, tab-separated".into());
+        };
+        let pos = Position::from_string(v.clone(), pos).map_err(|e| e.to_string())?;
+        let result: f64 = result
+            .parse()
+            .ok()
+            .filter(|r| [0.0, 0.5, 1.0].contains(r))
+            .ok_or_else(|| format!("result `{result}`: expected 0, 0.5 or 1"))?;
+        let score = score
+            .parse::<i32>()
+            .map_err(|_| format!("score `{score}`: expected centipawns"))?
+            .clamp(-SCORE_CAP, SCORE_CAP);
+        Ok(Sample { pos, result, score })
+    }
 }
 
 /// How to make the data.
@@ -78,11 +112,14 @@ fn play_one(start: &Position, plan: &Plan, game: u64, searcher: &mut Searcher) -
             outcome = Some(o);
             break;
         }
-        let Some(m) = searcher.best_move(&pos, &limits).best else {
+        let found = searcher.best_move(&pos, &limits);
+        let Some(m) = found.best else {
             break;
         };
         if !pos.in_check() && !is_tactical(&pos, m, &values) {
-            quiet.push(pos.clone());
+            let own = found.score.clamp(-SCORE_CAP, SCORE_CAP);
+            let first = if pos.army_to_move() == 0 { own } else { -own };
+            quiet.push((pos.clone(), first));
         }
         pos.make(m);
     }
@@ -97,7 +134,7 @@ fn play_one(start: &Position, plan: &Plan, game: u64, searcher: &mut Searcher) -
     };
     quiet
         .into_iter()
-        .map(|pos| Sample { pos, result })
+        .map(|(pos, score)| Sample { pos, result, score })
         .collect()
 }
 
@@ -122,11 +159,7 @@ fn error(v: &Arc<Variant>, w: &Weights, data: &[Sample], k: f64, jobs: usize) ->
                 let e = &e;
                 s.spawn(move || {
                     part.iter()
-                        .map(|x| {
-                            let p =
-                                1.0 / (1.0 + (-k * white_score(e, &x.pos) as f64 / 400.0).exp());
-                            (x.result - p).powi(2)
-                        })
+                        .map(|x| (x.result - sigmoid(k, white_score(e, &x.pos) as f64)).powi(2))
                         .sum::<f64>()
                 })
             })
@@ -136,20 +169,31 @@ fn error(v: &Arc<Variant>, w: &Weights, data: &[Sample], k: f64, jobs: usize) ->
     sum / data.len().max(1) as f64
 }
 
-/// The scale that best fits the start weights (golden-section search).
+/// The scale that best fits the start weights.
 fn fit_scale(v: &Arc<Variant>, w: &Weights, data: &[Sample], jobs: usize) -> f64 {
+    golden_min(|k| error(v, w, data, k, jobs))
+}
+
+/// The scale in [0.05, 4] where `error` is least (golden-section search).
+fn golden_min(error: impl Fn(f64) -> f64) -> f64 {
     let (mut a, mut b) = (0.05f64, 4.0f64);
     let g = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..30 {
         let c = b - g * (b - a);
         let d = a + g * (b - a);
-        if error(v, w, data, c, jobs) < error(v, w, data, d, jobs) {
+        if error(c) < error(d) {
             b = d;
         } else {
             a = c;
         }
     }
     (a + b) / 2.0
+}
+
+/// The expected result of a first-army score at scale `k`.
+#[inline]
+fn sigmoid(k: f64, centipawns: f64) -> f64 {
+    1.0 / (1.0 + (-k * centipawns / 400.0).exp())
 }
 
 /// Reads one number of [`Weights`].
@@ -269,6 +313,241 @@ pub fn fit(
     }
 }
 
+/// The cell each cell mirrors to (rank reversed), where the variant has
+/// two players and the second army's start is the first's mirrored
+/// piece for piece (chess, not Magna Carta).
+pub fn mirror(v: &Arc<Variant>) -> Option<Vec<Cell>> {
+    if v.players.len() != 2 || v.armies.len() != 2 {
+        return None;
+    }
+    let g = &v.geometry;
+    let sigma: Vec<Cell> = (0..g.size())
+        .map(|c| {
+            let c = c as Cell;
+            g.cell(g.file_of(c) as i32, (g.ranks - 1 - g.rank_of(c)) as i32)
+        })
+        .collect::<Option<_>>()?;
+    let start = v.start();
+    g.cells
+        .iter()
+        .all(
+            |c| match (start.piece_at(c), start.piece_at(sigma[c as usize])) {
+                (None, None) => true,
+                (Some(a), Some(b)) => a.kind == b.kind && a.army != b.army,
+                _ => false,
+            },
+        )
+        .then_some(sigma)
+}
+
+/// How the piece-square tables are fitted.
+#[derive(Clone, Copy, Debug)]
+pub struct PstPlan {
+    /// Share of the game's result in each position's target; the rest is
+    /// the self-play search's score through the same logistic curve.
+    pub result_share: f64,
+    /// Passes over the data.
+    pub epochs: usize,
+    /// Adam's step, centipawns.
+    pub rate: f64,
+    /// L2 penalty per squared centipawn of every entry: entries the data
+    /// rarely sees stay near zero.
+    pub penalty: f64,
+}
+
+impl Default for PstPlan {
+    fn default() -> Self {
+        PstPlan {
+            result_share: 0.5,
+            epochs: 400,
+            rate: 1.0,
+            penalty: 1e-8,
+        }
+    }
+}
+
+/// What the piece-square fit did: errors on the training positions and
+/// on the held-out tenth, before and after.
+pub struct PstFit {
+    pub weights: Weights,
+    pub scale: f64,
+    pub train: (f64, f64),
+    pub held_out: (f64, f64),
+}
+
+/// One position as the piece-square fit sees it: the score without the
+/// learnt tables, the phase, its pieces' table entries, and the target.
+struct Row {
+    base: f64,
+    mg: f64,
+    terms: std::ops::Range<usize>,
+    target: f64,
+}
+
+/// Fits learnt piece-square tables (middle and end game, per player,
+/// piece type and cell) on top of `start`'s other weights, by gradient
+/// descent (Adam) on the squared error between each position's target and
+/// the logistic of its score. The score is linear in the tables, so every
+/// position is evaluated once. A tenth of the positions (blocks of 500,
+/// so whole games) is held out to show whether the tables generalise.
+pub fn fit_pst(
+    v: &Arc<Variant>,
+    data: &[Sample],
+    start: Weights,
+    plan: PstPlan,
+    report: &mut dyn FnMut(&str),
+) -> PstFit {
+    let mut plain = start.clone();
+    plain.pst.clear();
+    let e = Eval::with_weights(v, Terms::default(), plain);
+    let k = &e.know;
+    let (ncells, ntypes, nplayers) = (k.ncells, k.ntypes, v.players.len());
+    // Entries 2i (middle game) and 2i + 1 (end game) for table index i.
+    let mut theta = vec![0f64; 2 * nplayers * ntypes * ncells];
+    for (key, table) in &start.pst {
+        let Some((letter, player)) = Weights::pst_key(key) else {
+            continue;
+        };
+        if let Some(t) = v.piece_by_letter(letter).filter(|_| player < nplayers) {
+            for c in 0..ncells.min(table.len() / 2) {
+                let i = k.table_index(player, t, c as Cell);
+                theta[2 * i] = table[c] as f64;
+                theta[2 * i + 1] = table[ncells + c] as f64;
+            }
+        }
+    }
+    // Where the second army's start mirrors the first's, its tables are
+    // the first's mirrored: one table per type learns from both sides,
+    // and the evaluation stays symmetric.
+    let twin: Vec<u32> = match mirror(v) {
+        Some(sigma) => (0..theta.len() / 2)
+            .map(|i| {
+                let (player, rest) = (i / (ntypes * ncells), i % (ntypes * ncells));
+                let (t, c) = (rest / ncells, rest % ncells);
+                if player == 1 {
+                    k.table_index(0, t as u8, sigma[c]) as u32
+                } else {
+                    i as u32
+                }
+            })
+            .collect(),
+        None => (0..(theta.len() / 2) as u32).collect(),
+    };
+    let mut terms: Vec<(u32, i8)> = Vec::new();
+    let mut rows: Vec<Row> = Vec::with_capacity(data.len());
+    for x in data {
+        let (phase, t) = e.pst_terms(&x.pos);
+        let from = terms.len();
+        terms.extend(t.into_iter().map(|(i, sign)| (twin[i as usize], sign)));
+        rows.push(Row {
+            base: white_score(&e, &x.pos) as f64,
+            mg: phase as f64 / 256.0,
+            terms: from..terms.len(),
+            target: 0.0,
+        });
+    }
+    let predict = |theta: &[f64], r: &Row| {
+        let mut s = r.base;
+        for &(i, sign) in &terms[r.terms.clone()] {
+            let i = i as usize;
+            s += sign as f64 * (theta[2 * i] * r.mg + theta[2 * i + 1] * (1.0 - r.mg));
+        }
+        s
+    };
+    // The scale from the results alone, as the other fit does.
+    let scale = golden_min(|k| {
+        rows.iter()
+            .zip(data)
+            .map(|(r, x)| (x.result - sigmoid(k, predict(&theta, r))).powi(2))
+            .sum::<f64>()
+            / rows.len().max(1) as f64
+    });
+    for (r, x) in rows.iter_mut().zip(data) {
+        r.target = plan.result_share * x.result
+            + (1.0 - plan.result_share) * sigmoid(scale, x.score as f64);
+    }
+    // Held out in blocks: a game's positions lie together in the data and
+    // are much alike, so a scattered tenth would share games with the rest.
+    let held = |i: usize| (i / 500) % 10 == 9;
+    let errors = |theta: &[f64]| {
+        let (mut sums, mut counts) = ([0f64; 2], [0usize; 2]);
+        for (i, r) in rows.iter().enumerate() {
+            let h = held(i) as usize;
+            sums[h] += (r.target - sigmoid(scale, predict(theta, r))).powi(2);
+            counts[h] += 1;
+        }
+        (
+            sums[0] / counts[0].max(1) as f64,
+            sums[1] / counts[1].max(1) as f64,
+        )
+    };
+    let before = errors(&theta);
+    report(&format!(
+        "scale {scale:.3}; error {:.6}, held out {:.6}",
+        before.0, before.1
+    ));
+    let (mut m, mut vv) = (vec![0f64; theta.len()], vec![0f64; theta.len()]);
+    let (b1, b2) = (0.9f64, 0.999f64);
+    let n = rows.len().max(1) as f64;
+    let mut grad = vec![0f64; theta.len()];
+    for epoch in 1..=plan.epochs {
+        grad.iter_mut().for_each(|g| *g = 0.0);
+        for (i, r) in rows.iter().enumerate() {
+            if held(i) {
+                continue;
+            }
+            let p = sigmoid(scale, predict(&theta, r));
+            let d = 2.0 * (p - r.target) * p * (1.0 - p) * scale / 400.0 / n;
+            for &(j, sign) in &terms[r.terms.clone()] {
+                let j = j as usize;
+                let ds = d * sign as f64;
+                grad[2 * j] += ds * r.mg;
+                grad[2 * j + 1] += ds * (1.0 - r.mg);
+            }
+        }
+        let (c1, c2) = (1.0 - b1.powi(epoch as i32), 1.0 - b2.powi(epoch as i32));
+        for j in 0..theta.len() {
+            let g = grad[j] + 2.0 * plan.penalty * theta[j];
+            m[j] = b1 * m[j] + (1.0 - b1) * g;
+            vv[j] = b2 * vv[j] + (1.0 - b2) * g * g;
+            theta[j] -= plan.rate * (m[j] / c1) / ((vv[j] / c2).sqrt() + 1e-12);
+        }
+        if epoch % 50 == 0 || epoch == plan.epochs {
+            let (t, h) = errors(&theta);
+            report(&format!("epoch {epoch}: error {t:.6}, held out {h:.6}"));
+        }
+    }
+    let after = errors(&theta);
+    for (i, &j) in twin.iter().enumerate() {
+        theta[2 * i] = theta[2 * j as usize];
+        theta[2 * i + 1] = theta[2 * j as usize + 1];
+    }
+    let mut weights = start;
+    weights.pst.clear();
+    for player in 0..nplayers {
+        for (t, piece) in v.pieces.iter().enumerate() {
+            let entry = |c: usize, eg: usize| {
+                theta[2 * k.table_index(player, t as u8, c as Cell) + eg].round() as i32
+            };
+            let table: Vec<i32> = (0..ncells)
+                .map(|c| entry(c, 0))
+                .chain((0..ncells).map(|c| entry(c, 1)))
+                .collect();
+            if table.iter().any(|&x| x != 0) {
+                weights
+                    .pst
+                    .insert(format!("{}{player}", piece.letter), table);
+            }
+        }
+    }
+    PstFit {
+        weights,
+        scale,
+        train: (before.0, after.0),
+        held_out: (before.1, after.1),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -299,5 +578,120 @@ mod tests {
         );
         assert!(f.error_after <= f.error_before);
         assert!(f.scale > 0.0);
+    }
+
+    /// The piece-square fit lowers the training error, writes tables that
+    /// fit the variant, and the evaluation with them adds exactly what the
+    /// fit's linear model says.
+    #[test]
+    fn a_piece_square_fit_lowers_the_error_and_the_eval_agrees() {
+        let v = embedded::variant("magna-carta").unwrap();
+        let plan = Plan {
+            games: 6,
+            nodes: 300,
+            opening_plies: 6,
+            max_plies: 120,
+            jobs: 2,
+            seed: 5,
+        };
+        let data = samples(&v.start(), &plan, &|_| {});
+        let start = Weights::for_variant(&v);
+        let pst = PstPlan {
+            epochs: 60,
+            ..PstPlan::default()
+        };
+        let f = fit_pst(&v, &data, start.clone(), pst, &mut |_| {});
+        assert!(f.train.1 < f.train.0, "{:?}", f.train);
+        assert!(!f.weights.pst.is_empty() && f.weights.fits(&v));
+        let mut without = start.clone();
+        without.pst.clear();
+        let (plain, learnt) = (
+            Eval::with_weights(&v, Terms::default(), without),
+            Eval::with_weights(&v, Terms::default(), f.weights.clone()),
+        );
+        for x in data.iter().step_by(7) {
+            let (phase, terms) = learnt.pst_terms(&x.pos);
+            let table = |i: u32, eg: usize| {
+                let n = v.geometry.size();
+                let per_player = v.pieces.len() * n;
+                let (player, rest) = (i as usize / per_player, i as usize % per_player);
+                let letter = v.pieces[rest / n].letter;
+                let t = &f.weights.pst.get(&format!("{letter}{player}"));
+                t.map_or(0, |t| t[eg * n + rest % n])
+            };
+            let (mg, eg): (i32, i32) = terms.iter().fold((0, 0), |(mg, eg), &(i, sign)| {
+                (
+                    mg + sign as i32 * table(i, 0),
+                    eg + sign as i32 * table(i, 1),
+                )
+            });
+            let added = white_score(&learnt, &x.pos) - white_score(&plain, &x.pos);
+            // Each army's sum is divided separately: one centipawn of
+            // rounding either way.
+            let expected = (mg * phase + eg * (256 - phase)) / 256;
+            assert!((added - expected).abs() <= 1, "{added} {expected}");
+        }
+    }
+
+    #[test]
+    fn mirrored_starts_share_their_tables() {
+        let chess = embedded::variant("chess").unwrap();
+        let sigma = mirror(&chess).unwrap();
+        let g = &chess.geometry;
+        let e2 = g.cell(4, 1).unwrap();
+        assert_eq!(sigma[e2 as usize], g.cell(4, 6).unwrap());
+        for name in ["magna-carta", "ariana"] {
+            assert!(
+                mirror(&embedded::variant(name).unwrap()).is_none(),
+                "{name}"
+            );
+        }
+        // A fit on chess writes Black's tables as White's mirrored.
+        let plan = Plan {
+            games: 4,
+            nodes: 300,
+            opening_plies: 6,
+            max_plies: 100,
+            jobs: 2,
+            seed: 9,
+        };
+        let data = samples(&chess.start(), &plan, &|_| {});
+        let pst = PstPlan {
+            epochs: 30,
+            ..PstPlan::default()
+        };
+        let f = fit_pst(&chess, &data, Weights::default(), pst, &mut |_| {});
+        let (white, black) = (&f.weights.pst["N0"], &f.weights.pst["N1"]);
+        let n = g.size();
+        for c in 0..n {
+            let m = sigma[c] as usize;
+            assert_eq!((white[c], white[n + c]), (black[m], black[n + m]));
+        }
+        assert!(white.iter().any(|&x| x != 0));
+    }
+
+    #[test]
+    fn sample_lines_round_trip_and_bad_ones_are_named() {
+        let v = embedded::variant("chess").unwrap();
+        let s = Sample {
+            pos: v.start(),
+            result: 0.5,
+            score: -35,
+        };
+        let back = Sample::from_line(&v, &s.to_line()).unwrap();
+        assert_eq!(
+            (back.pos.key(), back.result, back.score),
+            (s.pos.key(), 0.5, -35)
+        );
+        let start = v.start().to_string();
+        for (line, what) in [
+            (format!("{start}\t0.7\t10"), "result"),
+            (format!("{start}\t1\tten"), "score"),
+            (format!("{start}\t1"), "tab-separated"),
+            ("nonsense\t1\t0".to_string(), ""),
+        ] {
+            let e = Sample::from_line(&v, &line).err().unwrap();
+            assert!(e.contains(what), "{e}");
+        }
     }
 }

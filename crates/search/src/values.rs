@@ -36,6 +36,9 @@ pub struct Knowledge {
     centre: Vec<i16>,
     /// Same index: bonus for being close to promotion.
     promotion: Vec<i16>,
+    /// Same index: the learnt piece-square bonus, middle and end game
+    /// (empty when the weights have no tables).
+    pst: Vec<[i16; 2]>,
     /// `[army * ncells + cell]`: whose forward applies to the army's piece
     /// there (the player of that army whose home holds the cell).
     owner: Vec<u8>,
@@ -145,6 +148,8 @@ impl Knowledge {
             }
         }
 
+        let pst = learnt_tables(v, w);
+
         let owner = (0..v.armies.len())
             .flat_map(|a| {
                 let players: Vec<usize> = (0..nplayers)
@@ -202,6 +207,7 @@ impl Knowledge {
             mobility_weight,
             centre,
             promotion,
+            pst,
             owner,
             neighbours,
             second_ring,
@@ -242,11 +248,59 @@ impl Knowledge {
         self.centre[(player * self.ntypes + kind as usize) * self.ncells + cell as usize] as i32
     }
 
+    /// Are there learnt piece-square tables?
+    #[inline]
+    pub fn has_pst(&self) -> bool {
+        !self.pst.is_empty()
+    }
+
+    /// The index of a piece type on a cell, moved by `player`, in the
+    /// per-player tables (centre, promotion, learnt).
+    #[inline]
+    pub fn table_index(&self, player: usize, kind: PieceType, cell: Cell) -> usize {
+        (player * self.ntypes + kind as usize) * self.ncells + cell as usize
+    }
+
+    /// The learnt middle- and end-game bonus of a piece type on a cell,
+    /// moved by `player` (only when [`Knowledge::has_pst`]).
+    #[inline]
+    pub fn pst(&self, player: usize, kind: PieceType, cell: Cell) -> [i16; 2] {
+        self.pst[self.table_index(player, kind, cell)]
+    }
+
     /// Bonus of a promoting piece on a cell, moved by `player`.
     #[inline]
     pub fn promotion(&self, player: usize, kind: PieceType, cell: Cell) -> i32 {
         self.promotion[(player * self.ntypes + kind as usize) * self.ncells + cell as usize] as i32
     }
+}
+
+/// The weights' piece-square tables laid out as [`Knowledge::pst`] reads
+/// them (empty when there are none; entries that do not fit the variant
+/// are left out).
+fn learnt_tables(v: &Variant, w: &Weights) -> Vec<[i16; 2]> {
+    if w.pst.is_empty() {
+        return Vec::new();
+    }
+    let (ncells, ntypes) = (v.geometry.size(), v.pieces.len());
+    let mut pst = vec![[0i16; 2]; v.players.len() * ntypes * ncells];
+    for (key, table) in &w.pst {
+        let Some((letter, player)) = Weights::pst_key(key) else {
+            continue;
+        };
+        let Some(t) = v.piece_by_letter(letter) else {
+            continue;
+        };
+        if player >= v.players.len() || table.len() != 2 * ncells {
+            continue;
+        }
+        for c in 0..ncells {
+            let clamp = |x: i32| x.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+            pst[(player * ntypes + t as usize) * ncells + c] =
+                [clamp(table[c]), clamp(table[ncells + c])];
+        }
+    }
+    pst
 }
 
 const KING_STEPS: [(i32, i32); 8] = [

@@ -26,6 +26,10 @@
 //!                   # times the number of pieces attacking there (four count)
 //! [values]          # centipawns per piece letter
 //! P = 100
+//! [pst]             # learnt piece-square tables (`tune --pst`): per piece
+//!                   # letter and player number, the middle-game bonus of
+//!                   # every cell, then the end-game bonus of every cell
+//! P0 = [0, 0, ...]
 //! ```
 
 use quadrille_engine::Variant;
@@ -51,12 +55,18 @@ pub struct Weights {
     /// Piece values by letter; missing letters keep the derived value.
     /// (Last: a TOML table follows the plain values.)
     pub values: BTreeMap<String, i32>,
+    /// Learnt piece-square tables by piece letter and player number
+    /// (`"P0"`): the middle-game bonus of each cell, then the end-game
+    /// bonus of each cell (centipawns), added to the derived tables and
+    /// blended by the game phase. Empty: none.
+    pub pst: BTreeMap<String, Vec<i32>>,
 }
 
 impl Default for Weights {
     fn default() -> Self {
         Weights {
             values: BTreeMap::new(),
+            pst: BTreeMap::new(),
             centre: 100,
             promotion: 100,
             mobility: 4,
@@ -87,6 +97,27 @@ impl Weights {
         chars.next().is_none().then_some(c)
     }
 
+    /// The piece letter and player number a `pst` key names (`"P0"`).
+    pub fn pst_key(key: &str) -> Option<(char, usize)> {
+        let mut chars = key.chars();
+        let letter = chars.next()?;
+        let player = chars.as_str().parse().ok()?;
+        Some((letter, player))
+    }
+
+    /// Does every `values` and `pst` key name a piece (and player) of `v`,
+    /// and every table cover its cells twice?
+    pub fn fits(&self, v: &Variant) -> bool {
+        let piece = |c: char| v.piece_by_letter(c).is_some();
+        self.values
+            .keys()
+            .all(|l| Weights::letter(l).is_some_and(piece))
+            && self.pst.iter().all(|(key, table)| {
+                Weights::pst_key(key).is_some_and(|(c, p)| piece(c) && p < v.players.len())
+                    && table.len() == 2 * v.geometry.size()
+            })
+    }
+
     /// The value given for a letter, if any.
     pub fn value(&self, letter: char) -> Option<i32> {
         self.values
@@ -106,18 +137,15 @@ impl Weights {
     }
 
     /// The weights a variant ships with, or the defaults. A shipped file
-    /// that names a letter the variant lacks is ignored as a whole (a
-    /// user's variant of the same name is another game).
+    /// that names a letter the variant lacks (or tables of another size)
+    /// is ignored as a whole (a user's variant of the same name is
+    /// another game).
     pub fn for_variant(v: &Variant) -> Weights {
         SHIPPED
             .iter()
             .find(|(name, _)| *name == v.name)
             .and_then(|(_, text)| Weights::from_toml(text).ok())
-            .filter(|w| {
-                w.values
-                    .keys()
-                    .all(|l| Weights::letter(l).is_some_and(|c| v.piece_by_letter(c).is_some()))
-            })
+            .filter(|w| w.fits(v))
             .unwrap_or_default()
     }
 }
@@ -146,5 +174,20 @@ mod tests {
         let text = w.to_toml("test").unwrap();
         assert_eq!(Weights::from_toml(&text).unwrap(), w);
         assert!(Weights::from_toml("mobilty = 3").is_err());
+    }
+
+    #[test]
+    fn piece_square_tables_round_trip_and_must_fit_the_variant() {
+        let chess = embedded::variant("chess").unwrap();
+        let mut w = Weights::default();
+        w.pst.insert("N1".into(), vec![3; 128]);
+        let back = Weights::from_toml(&w.to_toml("test").unwrap()).unwrap();
+        assert_eq!(back, w);
+        assert!(w.fits(&chess));
+        for (key, len) in [("N2", 128), ("Z0", 128), ("N", 128), ("N0", 64)] {
+            let mut bad = Weights::default();
+            bad.pst.insert(key.into(), vec![0; len]);
+            assert!(!bad.fits(&chess), "{key} {len}");
+        }
     }
 }
