@@ -97,19 +97,20 @@ impl Eval {
     /// The evaluation with the variant's learnt weights if `terms` asks
     /// for them and it has some, else the derived ones.
     pub fn new(variant: &Arc<Variant>, terms: Terms) -> Eval {
-        let mut weights = if terms.learnt {
+        let weights = if terms.learnt {
             Weights::for_variant(variant)
         } else {
             Weights::default()
         };
-        if !terms.pst {
-            weights.pst.clear();
-        }
         Eval::with_weights(variant, terms, weights)
     }
 
-    /// The evaluation with these weights.
-    pub fn with_weights(variant: &Arc<Variant>, terms: Terms, weights: Weights) -> Eval {
+    /// The evaluation with these weights (without their piece-square
+    /// tables unless `terms.pst`).
+    pub fn with_weights(variant: &Arc<Variant>, terms: Terms, mut weights: Weights) -> Eval {
+        if !terms.pst {
+            weights.pst.clear();
+        }
         let know = Knowledge::with_weights(variant, &weights);
         let start_material = Self::phase_material(&know, &variant.start());
         Eval {

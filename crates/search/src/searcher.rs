@@ -304,13 +304,7 @@ impl Searcher {
             .is_some_and(|e| Arc::ptr_eq(&e.variant, v));
         if !fresh {
             let eval = match self.weights.as_ref().filter(|w| w.fits(v)) {
-                Some(w) => {
-                    let mut w = w.clone();
-                    if !self.options.terms.pst {
-                        w.pst.clear();
-                    }
-                    Eval::with_weights(v, self.options.terms, w)
-                }
+                Some(w) => Eval::with_weights(v, self.options.terms, w.clone()),
                 None => Eval::new(v, self.options.terms),
             };
             self.use_params(self.options.params.for_variant(&v.name));

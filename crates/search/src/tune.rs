@@ -553,20 +553,27 @@ mod tests {
     use super::*;
     use quadrille_engine::embedded;
 
-    /// On games of a few hundred nodes a move the fit runs and never makes
-    /// the error worse.
-    #[test]
-    fn a_small_fit_lowers_the_error() {
-        let v = embedded::variant("chess").unwrap();
+    /// A variant and the quiet positions of a few self-play games at a few
+    /// hundred nodes a move.
+    fn small_data(name: &str, games: usize, seed: u64) -> (Arc<Variant>, Vec<Sample>) {
+        let v = embedded::variant(name).unwrap();
         let plan = Plan {
-            games: 6,
+            games,
             nodes: 300,
             opening_plies: 6,
             max_plies: 120,
             jobs: 2,
-            seed: 3,
+            seed,
         };
         let data = samples(&v.start(), &plan, &|_| {});
+        (v, data)
+    }
+
+    /// On games of a few hundred nodes a move the fit runs and never makes
+    /// the error worse.
+    #[test]
+    fn a_small_fit_lowers_the_error() {
+        let (v, data) = small_data("chess", 6, 3);
         assert!(data.len() > 50, "{}", data.len());
         assert!(data.iter().all(|s| [0.0, 0.5, 1.0].contains(&s.result)));
         let f = fit(
@@ -585,16 +592,7 @@ mod tests {
     /// fit's linear model says.
     #[test]
     fn a_piece_square_fit_lowers_the_error_and_the_eval_agrees() {
-        let v = embedded::variant("magna-carta").unwrap();
-        let plan = Plan {
-            games: 6,
-            nodes: 300,
-            opening_plies: 6,
-            max_plies: 120,
-            jobs: 2,
-            seed: 5,
-        };
-        let data = samples(&v.start(), &plan, &|_| {});
+        let (v, data) = small_data("magna-carta", 6, 5);
         let start = Weights::for_variant(&v);
         let pst = PstPlan {
             epochs: 60,
@@ -635,7 +633,7 @@ mod tests {
 
     #[test]
     fn mirrored_starts_share_their_tables() {
-        let chess = embedded::variant("chess").unwrap();
+        let (chess, data) = small_data("chess", 4, 9);
         let sigma = mirror(&chess).unwrap();
         let g = &chess.geometry;
         let e2 = g.cell(4, 1).unwrap();
@@ -647,15 +645,6 @@ mod tests {
             );
         }
         // A fit on chess writes Black's tables as White's mirrored.
-        let plan = Plan {
-            games: 4,
-            nodes: 300,
-            opening_plies: 6,
-            max_plies: 100,
-            jobs: 2,
-            seed: 9,
-        };
-        let data = samples(&chess.start(), &plan, &|_| {});
         let pst = PstPlan {
             epochs: 30,
             ..PstPlan::default()

@@ -245,7 +245,7 @@ impl Knowledge {
     /// Centralisation bonus of a piece type on a cell, moved by `player`.
     #[inline]
     pub fn centre(&self, player: usize, kind: PieceType, cell: Cell) -> i32 {
-        self.centre[(player * self.ntypes + kind as usize) * self.ncells + cell as usize] as i32
+        self.centre[self.table_index(player, kind, cell)] as i32
     }
 
     /// Are there learnt piece-square tables?
@@ -271,7 +271,7 @@ impl Knowledge {
     /// Bonus of a promoting piece on a cell, moved by `player`.
     #[inline]
     pub fn promotion(&self, player: usize, kind: PieceType, cell: Cell) -> i32 {
-        self.promotion[(player * self.ntypes + kind as usize) * self.ncells + cell as usize] as i32
+        self.promotion[self.table_index(player, kind, cell)] as i32
     }
 }
 
