@@ -13,9 +13,16 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BIN = process.env.QUADRILLE_BIN || join(ROOT, 'target', 'release', 'quadrille');
 export const SHOTS = join(ROOT, 'target', 'screenshots');
 
-/** Starts `quadrille serve` on a free port; resolves to {url, stop, db}. */
+/**
+ * Starts `quadrille serve` on a free port; resolves to {url, stop, db}.
+ * The screenshot tests create a game per variant and window size (more
+ * than the default burst of 60 from one client, faster than one every two
+ * seconds), so the burst is raised; the limit itself is tested in
+ * crates/server/tests.
+ */
 export async function startServer(db = join(mkdtempSync(join(tmpdir(), 'quadrille-e2e-')), 'games.db')) {
-  const child = spawn(BIN, ['serve', '--port', '0', '--db', db], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = ['serve', '--port', '0', '--db', db, '--create-burst', '1000'];
+  const child = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
   const url = await new Promise((resolve, reject) => {
