@@ -34,6 +34,7 @@ use ai::EngineArgs;
 use clap::{Parser, Subcommand};
 use quadrille_engine::{embedded, Position, Variant};
 use quadrille_protocol::Catalog;
+use quadrille_search::tune::PstPlan;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
@@ -266,19 +267,19 @@ enum Command {
         /// several files may be given, comma-separated) instead of playing.
         #[arg(long, value_name = "PATH")]
         data: Option<String>,
-        /// Fit the piece-square tables (middle and end game) as well,
-        /// after the other weights.
+        /// Fit the piece-square tables (middle and end game) instead of
+        /// the other weights, which stay as the start weights have them.
         #[arg(long)]
         pst: bool,
         /// With --pst: the share of the game's result in each position's
         /// target (the rest is the self-play search's score).
-        #[arg(long, default_value_t = 0.5)]
+        #[arg(long, default_value_t = PstPlan::default().result_share)]
         result_share: f64,
         /// With --pst: the L2 penalty per squared centipawn of the tables.
-        #[arg(long, default_value_t = 1e-8)]
+        #[arg(long, default_value_t = PstPlan::default().penalty)]
         penalty: f64,
         /// With --pst: passes of gradient descent over the data.
-        #[arg(long, default_value_t = 400)]
+        #[arg(long, default_value_t = PstPlan::default().epochs)]
         epochs: usize,
     },
     /// Talk UCI on standard input and output (two-player variants).
@@ -646,7 +647,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 out,
                 save_data,
                 data,
-                pst: pst.then_some(quadrille_search::tune::PstPlan {
+                pst: pst.then_some(PstPlan {
                     result_share: result_share.clamp(0.0, 1.0),
                     penalty: penalty.max(0.0),
                     epochs,
