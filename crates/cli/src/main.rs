@@ -281,6 +281,10 @@ enum Command {
         /// With --pst: passes of gradient descent over the data.
         #[arg(long, default_value_t = PstPlan::default().epochs)]
         epochs: usize,
+        /// With --pst: fit learnt mobility (per piece type and number of
+        /// moves) and threats (per attacker and victim type) as well.
+        #[arg(long)]
+        activity: bool,
     },
     /// Talk UCI on standard input and output (two-player variants).
     Uci,
@@ -636,6 +640,7 @@ fn run(cli: Cli) -> Result<(), String> {
             result_share,
             penalty,
             epochs,
+            activity,
         } => {
             let v = load_variant(&variant, file)?;
             let run = tune::Run {
@@ -651,6 +656,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     result_share: result_share.clamp(0.0, 1.0),
                     penalty: penalty.max(0.0),
                     epochs,
+                    activity,
                     ..Default::default()
                 }),
             };

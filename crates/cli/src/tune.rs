@@ -97,8 +97,9 @@ pub fn run(v: &Arc<Variant>, run: &Run) -> Result<(), String> {
     let (weights, comment) = if let Some(plan) = run.pst {
         let fit = tune::fit_pst(v, &data, start, plan, &mut |line| eprintln!("{line}"));
         let comment = format!(
-            "quadrille tune {} {source}{fresh} --pst --result-share {} --penalty {} --epochs {}: {} positions, error {:.5} -> {:.5}, held out {:.5} -> {:.5} (scale {:.3}), {:.0} s",
+            "quadrille tune {} {source}{fresh} --pst{} --result-share {} --penalty {} --epochs {}: {} positions, error {:.5} -> {:.5}, held out {:.5} -> {:.5} (scale {:.3}), {:.0} s",
             v.name,
+            if plan.activity { " --activity" } else { "" },
             plan.result_share,
             plan.penalty,
             plan.epochs,

@@ -284,8 +284,14 @@ fn tune_fits_piece_square_tables_from_saved_data() {
         written.contains("[pst]") && written.contains("N0 = ["),
         "{written}"
     );
-    fit(&["--data", &data, "--out", &second]);
-    assert!(std::fs::read_to_string(&second).unwrap().contains("--data"));
+    // The refit learns mobility and threats as well.
+    fit(&["--data", &data, "--activity", "--out", &second]);
+    let refit = std::fs::read_to_string(&second).unwrap();
+    assert!(refit.contains("--data") && refit.contains("--activity"), "{refit}");
+    assert!(
+        refit.contains("[mobility_tables]") && refit.contains("[threats]"),
+        "{refit}"
+    );
     let weights = format!("search:depth=2,weights={second}");
     let (stdout, _) = recorded_match(
         "chess",

@@ -5,7 +5,7 @@
 
 use crate::values::Knowledge;
 use crate::weights::Weights;
-use quadrille_engine::variant::MAX_ARMIES;
+use quadrille_engine::variant::{MAX_ARMIES, MAX_TYPES};
 use quadrille_engine::{Cell, CellSet, Position, Variant};
 use std::sync::Arc;
 
@@ -109,7 +109,7 @@ impl Eval {
     /// tables unless `terms.pst`).
     pub fn with_weights(variant: &Arc<Variant>, terms: Terms, mut weights: Weights) -> Eval {
         if !terms.pst {
-            weights.pst.clear();
+            weights.clear_tables();
         }
         let know = Knowledge::with_weights(variant, &weights);
         let start_material = Self::phase_material(&know, &variant.start());
@@ -145,9 +145,13 @@ impl Eval {
         // Royal pieces seek the centre only once the board empties, and
         // their safety matters while it is full: both wait for the phase.
         let mut royal_centre = [0i32; MAX_ARMIES];
-        // Learnt piece-square bonuses, middle and end game, per army.
+        // Learnt bonuses (piece-square, mobility, threats), middle and end
+        // game, per army.
         let mut learnt = [[0i32; 2]; MAX_ARMIES];
         let pst = k.has_pst();
+        // Learnt mobility and threats need every piece's attacks, by type.
+        let activity = k.has_activity();
+        let mut typed = [[CellSet::EMPTY; MAX_TYPES]; MAX_ARMIES];
         let mut material = 0;
         // The terms that need attacks, pawns or royal zones (the variant's
         // weights may leave them all off).
@@ -176,12 +180,29 @@ impl Eval {
                     learnt[a][0] += mg as i32;
                     learnt[a][1] += eg as i32;
                 }
-                if royal_types >> t & 1 != 0 {
+                let royal = royal_types >> t & 1 != 0;
+                let pawn = k.pawn_types >> t & 1 != 0;
+                let act = (!pawn && (activity || (extra && !royal)))
+                    .then(|| pos.piece_activity(c, owner));
+                if activity {
+                    let attacks = match &act {
+                        Some(act) => {
+                            let [mg, eg] = k.learnt(k.mobility_feature(t, act.moves));
+                            learnt[a][0] += mg as i32;
+                            learnt[a][1] += eg as i32;
+                            &act.attacks
+                        }
+                        None => k.pawn_attacks(owner, t, c),
+                    };
+                    let set = &mut typed[a][t as usize];
+                    *set = set.union(attacks);
+                }
+                if royal {
                     royal_centre[a] += k.centre(owner, t, c);
                     continue;
                 }
                 *s += k.centre(owner, t, c);
-                if k.pawn_types >> t & 1 != 0 {
+                if pawn {
                     *s += k.promotion(owner, t, c);
                     if extra {
                         map.pawn(a, k.pawn_attacks(owner, t, c), c);
@@ -189,17 +210,26 @@ impl Eval {
                     continue;
                 }
                 material += value;
-                let moves = if extra {
-                    let act = pos.piece_activity(c, owner);
-                    map.piece(v, a, &act.attacks);
-                    act.moves
-                } else {
-                    pos.piece_mobility(c, owner)
+                let moves = match &act {
+                    Some(act) => {
+                        if extra {
+                            map.piece(v, a, &act.attacks);
+                        }
+                        act.moves
+                    }
+                    None => pos.piece_mobility(c, owner),
                 };
                 if self.terms.mobility {
                     *s += k.mobility_weight[t as usize] * moves as i32 / 16;
                 }
             }
+        }
+        if activity {
+            self.threats(pos, &typed, |a, f| {
+                let [mg, eg] = k.learnt(f);
+                learnt[a][0] += mg as i32;
+                learnt[a][1] += eg as i32;
+            });
         }
         let phase = self.phase(material);
         for a in 0..n {
@@ -224,15 +254,57 @@ impl Eval {
         }
     }
 
-    /// What the learnt piece-square tables add to the first army's score
-    /// (two sides), as the tuner sees it: the phase, and per piece its
-    /// entry in the tables ([`Knowledge::table_index`]) and sign (+1 the
-    /// first army's, -1 the second's). The score is the sum over the
-    /// pieces of sign * (mg * phase + eg * (256 - phase)) / 256.
-    pub fn pst_terms(&self, pos: &Position) -> (i32, Vec<(u32, i8)>) {
+    /// Every learnt threat ([`Knowledge::threat_feature`]) in `pos`, given
+    /// each army's attacks by piece type, with the army it counts for: a
+    /// piece attacked by one or more hostile pieces of a type.
+    fn threats(
+        &self,
+        pos: &Position,
+        typed: &[[CellSet; MAX_TYPES]; MAX_ARMIES],
+        mut emit: impl FnMut(usize, usize),
+    ) {
+        let v = &*self.variant;
+        let (n, ntypes) = (v.armies.len(), v.pieces.len());
+        let mut all = [CellSet::EMPTY; MAX_ARMIES];
+        for (a, set) in all.iter_mut().enumerate().take(n) {
+            for t in &typed[a][..ntypes] {
+                *set = set.union(t);
+            }
+        }
+        let to_move = pos.army_to_move() as usize;
+        for b in 0..n {
+            for c in pos.army_cells(b as u8).iter() {
+                let victim = pos.piece_at(c).map_or(0, |p| p.kind);
+                let defended = all[b].contains(c);
+                for e in v.hostile_armies(b as u8) {
+                    if !all[e].contains(c) {
+                        continue;
+                    }
+                    for (t, attacks) in typed[e][..ntypes].iter().enumerate() {
+                        if attacks.contains(c) {
+                            let f =
+                                self.know
+                                    .threat_feature(t as u8, victim, e == to_move, defended);
+                            emit(e, f);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// What the learnt tables add to the first army's score (two sides),
+    /// as the tuner sees it: the phase, and each feature present
+    /// ([`Knowledge::features`]: piece-square entries, and with `activity`
+    /// mobility and threats) with its sign (+1 the first army's, -1 the
+    /// second's). The score is the sum over them of sign * (mg * phase +
+    /// eg * (256 - phase)) / 256.
+    pub fn learnt_terms(&self, pos: &Position, activity: bool) -> (i32, Vec<(u32, i8)>) {
         let k = &self.know;
         let mut material = 0;
         let mut terms = Vec::new();
+        let mut typed = [[CellSet::EMPTY; MAX_TYPES]; MAX_ARMIES];
+        let sign = |a: usize| if a == 0 { 1 } else { -1 };
         for a in 0..self.variant.armies.len().min(2) {
             let army = a as u8;
             let skip = k.pawn_types | k.royal_types[a];
@@ -244,9 +316,24 @@ impl Eval {
                 if skip >> t & 1 == 0 {
                     material += k.value[t as usize];
                 }
-                let i = k.table_index(k.owner(army, c), t, c);
-                terms.push((i as u32, if a == 0 { 1 } else { -1 }));
+                let owner = k.owner(army, c);
+                terms.push((k.table_index(owner, t, c) as u32, sign(a)));
+                if !activity {
+                    continue;
+                }
+                let attacks = if k.pawn_types >> t & 1 != 0 {
+                    *k.pawn_attacks(owner, t, c)
+                } else {
+                    let act = pos.piece_activity(c, owner);
+                    terms.push((k.mobility_feature(t, act.moves) as u32, sign(a)));
+                    act.attacks
+                };
+                let set = &mut typed[a][t as usize];
+                *set = set.union(&attacks);
             }
+        }
+        if activity {
+            self.threats(pos, &typed, |a, f| terms.push((f as u32, sign(a))));
         }
         (self.phase(material), terms)
     }
@@ -542,6 +629,63 @@ mod tests {
         let quiet = "6k1/5ppp/8/8/Q7/8/5PPP/4R1K1 w - - 0 1";
         assert!(term("king_attack", attack, 10) > 0);
         assert_eq!(term("king_attack", quiet, 10), 0);
+    }
+
+    /// What learnt tables add to White's score (two sides) in a chess
+    /// position: the same entry for the middle and the end game, so the
+    /// phase does not matter.
+    fn learnt_added(fen: &str, tables: impl Fn(&mut Weights)) -> i32 {
+        let v = embedded::variant("chess").unwrap();
+        let off = Eval::with_weights(&v, Terms::default(), Weights::default());
+        let mut w = Weights::default();
+        tables(&mut w);
+        assert!(w.fits(&v));
+        let on = Eval::with_weights(&v, Terms::default(), w);
+        let p = Position::from_string(v, fen).unwrap();
+        let white = |e: &Eval| {
+            let s = e.armies(&p);
+            s[0] - s[1]
+        };
+        white(&on) - white(&off)
+    }
+
+    #[test]
+    fn learnt_threats_and_mobility_count_what_they_name() {
+        use crate::weights::{MOBILITY_BUCKETS, THREAT_KINDS};
+        // Knight takes Rook: the kinds are (waiting, undefended),
+        // (waiting, defended), (to move, undefended), (to move, defended).
+        let threat = |w: &mut Weights| {
+            let per_kind = [1, 10, 100, 1000];
+            let table = per_kind.iter().chain(&per_kind).copied().collect();
+            w.threats.insert("NR".into(), table);
+        };
+        assert_eq!(THREAT_KINDS, 4);
+        // The Knight on e3 attacks the Rook on d5.
+        let hanging = "4k3/8/8/3r4/8/4N3/8/4K3";
+        assert_eq!(learnt_added(&format!("{hanging} w - - 0 1"), threat), 100);
+        assert_eq!(learnt_added(&format!("{hanging} b - - 0 1"), threat), 1);
+        // c6 defends it.
+        let defended = "4k3/8/2p5/3r4/8/4N3/8/4K3";
+        assert_eq!(learnt_added(&format!("{defended} w - - 0 1"), threat), 1000);
+        assert_eq!(learnt_added(&format!("{defended} b - - 0 1"), threat), 10);
+        // Black's Rook attacking White's Knight counts for Black.
+        let reversed = "4k3/8/8/8/8/3rN3/8/4K3 b - - 0 1";
+        let rook = |w: &mut Weights| {
+            w.threats.insert("RN".into(), vec![0, 0, 7, 0, 0, 0, 7, 0]);
+        };
+        assert_eq!(learnt_added(reversed, rook), -7);
+        // The Knight on e3 has 8 moves (the capture on d5 among them),
+        // the one on a1 two; the Kings' moves are not in the table.
+        let mobility = |w: &mut Weights| {
+            let mut t = vec![0; 2 * MOBILITY_BUCKETS];
+            for m in 0..MOBILITY_BUCKETS {
+                t[m] = m as i32 * m as i32;
+                t[MOBILITY_BUCKETS + m] = m as i32 * m as i32;
+            }
+            w.mobility_tables.insert("N".into(), t);
+        };
+        assert_eq!(learnt_added(&format!("{hanging} w - - 0 1"), mobility), 64);
+        assert_eq!(learnt_added("4k3/8/8/8/8/8/8/N3K3 w - - 0 1", mobility), 4);
     }
 
     #[test]

@@ -14,7 +14,8 @@ use crate::eval::{Eval, Terms};
 use crate::limits::Limits;
 use crate::ordering::is_tactical;
 use crate::searcher::{result_for, Options, Searcher};
-use crate::weights::Weights;
+use crate::values::Knowledge;
+use crate::weights::{Weights, MOBILITY_BUCKETS, THREAT_KINDS};
 use quadrille_engine::{Cell, Position, Variant};
 use std::cmp::Ordering as CmpOrdering;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -353,6 +354,8 @@ pub struct PstPlan {
     /// L2 penalty per squared centipawn of every entry: entries the data
     /// rarely sees stay near zero.
     pub penalty: f64,
+    /// Fit mobility and threat tables too (else the start's are dropped).
+    pub activity: bool,
 }
 
 impl Default for PstPlan {
@@ -362,6 +365,7 @@ impl Default for PstPlan {
             epochs: 400,
             rate: 1.0,
             penalty: 1e-8,
+            activity: false,
         }
     }
 }
@@ -398,33 +402,37 @@ pub fn fit_pst(
     report: &mut dyn FnMut(&str),
 ) -> PstFit {
     let mut plain = start.clone();
-    plain.pst.clear();
+    plain.clear_tables();
     let e = Eval::with_weights(v, Terms::default(), plain);
     let k = &e.know;
     let (ncells, ntypes, nplayers) = (k.ncells, k.ntypes, v.players.len());
-    // Entries 2i (middle game) and 2i + 1 (end game) for table index i.
-    let mut theta = vec![0f64; 2 * nplayers * ntypes * ncells];
-    for (key, table) in &start.pst {
-        let Some((letter, player)) = Weights::pst_key(key) else {
-            continue;
-        };
-        if let Some(t) = v.piece_by_letter(letter).filter(|_| player < nplayers) {
-            for c in 0..ncells.min(table.len() / 2) {
-                let i = k.table_index(player, t, c as Cell);
-                theta[2 * i] = table[c] as f64;
-                theta[2 * i + 1] = table[ncells + c] as f64;
-            }
+    let pst_len = nplayers * ntypes * ncells;
+    // Entries 2f (middle game) and 2f + 1 (end game) for feature f, from
+    // the start's tables (without mobility and threats unless fitted).
+    let mut init = start.clone();
+    if !plan.activity {
+        init.mobility_tables.clear();
+        init.threats.clear();
+    }
+    let init = Knowledge::with_weights(v, &init);
+    let mut theta = vec![0f64; 2 * k.features()];
+    if init.has_pst() || init.has_activity() {
+        for f in 0..k.features() {
+            let [mg, eg] = init.learnt(f);
+            theta[2 * f] = mg as f64;
+            theta[2 * f + 1] = eg as f64;
         }
     }
     // Where the second army's start mirrors the first's, its tables are
     // the first's mirrored: one table per type learns from both sides,
-    // and the evaluation stays symmetric.
+    // and the evaluation stays symmetric. (Mobility and threats are one
+    // table for both sides anyway.)
     let twin: Vec<u32> = match mirror(v) {
         Some(sigma) => (0..theta.len() / 2)
             .map(|i| {
                 let (player, rest) = (i / (ntypes * ncells), i % (ntypes * ncells));
                 let (t, c) = (rest / ncells, rest % ncells);
-                if player == 1 {
+                if player == 1 && i < pst_len {
                     k.table_index(0, t as u8, sigma[c]) as u32
                 } else {
                     i as u32
@@ -436,7 +444,7 @@ pub fn fit_pst(
     let mut terms: Vec<(u32, i8)> = Vec::new();
     let mut rows: Vec<Row> = Vec::with_capacity(data.len());
     for x in data {
-        let (phase, t) = e.pst_terms(&x.pos);
+        let (phase, t) = e.learnt_terms(&x.pos, plan.activity);
         let from = terms.len();
         terms.extend(t.into_iter().map(|(i, sign)| (twin[i as usize], sign)));
         rows.push(Row {
@@ -523,20 +531,33 @@ pub fn fit_pst(
         theta[2 * i + 1] = theta[2 * j as usize + 1];
     }
     let mut weights = start;
-    weights.pst.clear();
-    for player in 0..nplayers {
-        for (t, piece) in v.pieces.iter().enumerate() {
-            let entry = |c: usize, eg: usize| {
-                theta[2 * k.table_index(player, t as u8, c as Cell) + eg].round() as i32
-            };
-            let table: Vec<i32> = (0..ncells)
-                .map(|c| entry(c, 0))
-                .chain((0..ncells).map(|c| entry(c, 1)))
-                .collect();
-            if table.iter().any(|&x| x != 0) {
+    weights.clear_tables();
+    let entry = |f: usize, eg: usize| theta[2 * f + eg].round() as i32;
+    // A table of `n` entries per phase, entry i being feature `at(i)`:
+    // kept where any entry is not zero.
+    let table = |n: usize, at: &dyn Fn(usize) -> usize| {
+        let t: Vec<i32> = (0..2 * n).map(|i| entry(at(i % n), i / n)).collect();
+        t.iter().any(|&x| x != 0).then_some(t)
+    };
+    for (t, piece) in v.pieces.iter().enumerate() {
+        let t = t as u8;
+        for player in 0..nplayers {
+            if let Some(x) = table(ncells, &|c| k.table_index(player, t, c as Cell)) {
+                weights.pst.insert(format!("{}{player}", piece.letter), x);
+            }
+        }
+        if !plan.activity {
+            continue;
+        }
+        if let Some(x) = table(MOBILITY_BUCKETS, &|m| k.mobility_feature(t, m as u32)) {
+            weights.mobility_tables.insert(piece.letter.to_string(), x);
+        }
+        for (b, victim) in v.pieces.iter().enumerate() {
+            let at = |i: usize| k.threat_feature(t, b as u8, i >= 2, i % 2 == 1);
+            if let Some(x) = table(THREAT_KINDS, &at) {
                 weights
-                    .pst
-                    .insert(format!("{}{player}", piece.letter), table);
+                    .threats
+                    .insert(format!("{}{}", piece.letter, victim.letter), x);
             }
         }
     }
@@ -594,40 +615,71 @@ mod tests {
     fn a_piece_square_fit_lowers_the_error_and_the_eval_agrees() {
         let (v, data) = small_data("magna-carta", 6, 5);
         let start = Weights::for_variant(&v);
-        let pst = PstPlan {
-            epochs: 60,
-            ..PstPlan::default()
-        };
-        let f = fit_pst(&v, &data, start.clone(), pst, &mut |_| {});
-        assert!(f.train.1 < f.train.0, "{:?}", f.train);
-        assert!(!f.weights.pst.is_empty() && f.weights.fits(&v));
-        let mut without = start.clone();
-        without.pst.clear();
-        let (plain, learnt) = (
-            Eval::with_weights(&v, Terms::default(), without),
-            Eval::with_weights(&v, Terms::default(), f.weights.clone()),
-        );
-        for x in data.iter().step_by(7) {
-            let (phase, terms) = learnt.pst_terms(&x.pos);
-            let table = |i: u32, eg: usize| {
-                let n = v.geometry.size();
-                let per_player = v.pieces.len() * n;
-                let (player, rest) = (i as usize / per_player, i as usize % per_player);
-                let letter = v.pieces[rest / n].letter;
-                let t = &f.weights.pst.get(&format!("{letter}{player}"));
-                t.map_or(0, |t| t[eg * n + rest % n])
+        for activity in [false, true] {
+            let plan = PstPlan {
+                epochs: 60,
+                activity,
+                ..PstPlan::default()
             };
-            let (mg, eg): (i32, i32) = terms.iter().fold((0, 0), |(mg, eg), &(i, sign)| {
-                (
-                    mg + sign as i32 * table(i, 0),
-                    eg + sign as i32 * table(i, 1),
+            let f = fit_pst(&v, &data, start.clone(), plan, &mut |_| {});
+            assert!(f.train.1 < f.train.0, "{:?}", f.train);
+            assert!(!f.weights.pst.is_empty() && f.weights.fits(&v));
+            assert_eq!(!f.weights.mobility_tables.is_empty(), activity);
+            assert_eq!(!f.weights.threats.is_empty(), activity);
+            let mut without = start.clone();
+            without.clear_tables();
+            let (plain, learnt) = (
+                Eval::with_weights(&v, Terms::default(), without),
+                Eval::with_weights(&v, Terms::default(), f.weights.clone()),
+            );
+            // Each feature's entry read from the weights as the file lays
+            // them out (not through the evaluation's own tables).
+            let (n, ntypes) = (v.geometry.size(), v.pieces.len());
+            let letter = |t: usize| v.pieces[t].letter;
+            let get = |map: &std::collections::BTreeMap<String, Vec<i32>>,
+                       key: String,
+                       i: usize| { map.get(&key).map_or(0, |t| t[i]) };
+            let table = |i: u32, eg: usize| {
+                let i = i as usize;
+                let per_player = ntypes * n;
+                let pst_len = v.players.len() * per_player;
+                if i < pst_len {
+                    let (player, rest) = (i / per_player, i % per_player);
+                    let key = format!("{}{player}", letter(rest / n));
+                    return get(&f.weights.pst, key, eg * n + rest % n);
+                }
+                let m = i - pst_len;
+                if m < ntypes * MOBILITY_BUCKETS {
+                    let key = letter(m / MOBILITY_BUCKETS).to_string();
+                    let at = eg * MOBILITY_BUCKETS + m % MOBILITY_BUCKETS;
+                    return get(&f.weights.mobility_tables, key, at);
+                }
+                let x = m - ntypes * MOBILITY_BUCKETS;
+                let pair = x / THREAT_KINDS;
+                let key = format!("{}{}", letter(pair / ntypes), letter(pair % ntypes));
+                get(
+                    &f.weights.threats,
+                    key,
+                    eg * THREAT_KINDS + x % THREAT_KINDS,
                 )
-            });
-            let added = white_score(&learnt, &x.pos) - white_score(&plain, &x.pos);
-            // Each army's sum is divided separately: one centipawn of
-            // rounding either way.
-            let expected = (mg * phase + eg * (256 - phase)) / 256;
-            assert!((added - expected).abs() <= 1, "{added} {expected}");
+            };
+            for x in data.iter().step_by(7) {
+                let (phase, terms) = learnt.learnt_terms(&x.pos, activity);
+                let (mg, eg): (i32, i32) = terms.iter().fold((0, 0), |(mg, eg), &(i, sign)| {
+                    (
+                        mg + sign as i32 * table(i, 0),
+                        eg + sign as i32 * table(i, 1),
+                    )
+                });
+                let added = white_score(&learnt, &x.pos) - white_score(&plain, &x.pos);
+                // Each army's sum is divided separately: one centipawn of
+                // rounding either way.
+                let expected = (mg * phase + eg * (256 - phase)) / 256;
+                assert!(
+                    (added - expected).abs() <= 1,
+                    "{activity}: {added} {expected}"
+                );
+            }
         }
     }
 

@@ -320,8 +320,16 @@ impl Searcher {
         let mut quiets = [Move::DROP_OUT; MAX_QUIETS];
         let mut n_quiets = 0;
         let mut legal = 0;
+        // Set when late move pruning skips its first move: every move after
+        // it scores lower, so all are quiet (bad captures rank above quiet
+        // moves) and are taken unsorted.
+        let mut pruning_late = false;
         for k in 0..n {
-            let m = self.order.frames[ply].pick(k);
+            let m = if pruning_late {
+                self.order.frames[ply].take(k)
+            } else {
+                self.order.frames[ply].pick(k)
+            };
             if Some(m) == excluded {
                 continue;
             }
@@ -333,12 +341,11 @@ impl Searcher {
             // Late move pruning: far down the list of a shallow node, the
             // quiet moves are not worth a look.
             let lmp_count = (p.lmp_base + depth * depth) / if improving { 1 } else { 2 };
-            if quiet_prunable
-                && depth <= p.lmp_depth
-                && i as i32 >= lmp_count
-                && (p.lmp_checks == 0 || !self.gives_check(pos, ply, legality.as_ref(), m))
-            {
-                continue;
+            if quiet_prunable && depth <= p.lmp_depth && i as i32 >= lmp_count {
+                pruning_late = true;
+                if p.lmp_checks == 0 || !self.gives_check(pos, ply, legality.as_ref(), m) {
+                    continue;
+                }
             }
             // The depth the move would be searched to after its late move
             // reduction: what the pruning below judges by, where set.

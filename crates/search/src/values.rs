@@ -3,7 +3,7 @@
 //! road to promotion), which player moves an army's pieces on each cell,
 //! and the royal types.
 
-use crate::weights::Weights;
+use crate::weights::{Weights, MOBILITY_BUCKETS, THREAT_KINDS};
 use quadrille_engine::variant::PieceType;
 use quadrille_engine::{Cell, CellSet, RayKind, Variant};
 use std::collections::VecDeque;
@@ -36,9 +36,15 @@ pub struct Knowledge {
     centre: Vec<i16>,
     /// Same index: bonus for being close to promotion.
     promotion: Vec<i16>,
-    /// Same index: the learnt piece-square bonus, middle and end game
-    /// (empty when the weights have no tables).
-    pst: Vec<[i16; 2]>,
+    /// The learnt tables, a middle- and an end-game bonus per feature:
+    /// piece-square entries ([`Knowledge::table_index`]), then mobility
+    /// ([`Knowledge::mobility_feature`]), then threats
+    /// ([`Knowledge::threat_feature`]). Empty when the weights have none.
+    learnt: Vec<[i16; 2]>,
+    /// Does `learnt` hold piece-square entries, mobility or threats?
+    has_pst: bool,
+    has_activity: bool,
+    nplayers: usize,
     /// `[army * ncells + cell]`: whose forward applies to the army's piece
     /// there (the player of that army whose home holds the cell).
     owner: Vec<u8>,
@@ -148,8 +154,6 @@ impl Knowledge {
             }
         }
 
-        let pst = learnt_tables(v, w);
-
         let owner = (0..v.armies.len())
             .flat_map(|a| {
                 let players: Vec<usize> = (0..nplayers)
@@ -199,7 +203,7 @@ impl Knowledge {
             .map(|a| v.rules.royal.as_ref().map_or(0, |r| r.must_retain[a]) | presence)
             .collect();
         let (pawn_slot, passed_span, pawn_attacks) = passed_spans(v, pawn_types);
-        Knowledge {
+        let mut k = Knowledge {
             ncells,
             ntypes,
             value,
@@ -207,7 +211,10 @@ impl Knowledge {
             mobility_weight,
             centre,
             promotion,
-            pst,
+            learnt: Vec::new(),
+            has_pst: !w.pst.is_empty(),
+            has_activity: !w.mobility_tables.is_empty() || !w.threats.is_empty(),
+            nplayers,
             owner,
             neighbours,
             second_ring,
@@ -217,7 +224,9 @@ impl Knowledge {
             pawn_slot,
             passed_span,
             pawn_attacks,
-        }
+        };
+        k.learnt = learnt_tables(v, &k, w);
+        k
     }
 
     /// The cells where a hostile pawn stops the pawn of type `kind` on
@@ -251,7 +260,53 @@ impl Knowledge {
     /// Are there learnt piece-square tables?
     #[inline]
     pub fn has_pst(&self) -> bool {
-        !self.pst.is_empty()
+        self.has_pst
+    }
+
+    /// Are there learnt mobility or threat tables (the evaluation then
+    /// walks every piece's attacks, royal pieces' too)?
+    #[inline]
+    pub fn has_activity(&self) -> bool {
+        self.has_activity
+    }
+
+    /// How many learnt features there are: piece-square entries, mobility
+    /// entries and threats.
+    pub fn features(&self) -> usize {
+        self.threat_feature(self.ntypes as PieceType, 0, false, false)
+    }
+
+    /// The learnt feature of a piece type with `moves` moves.
+    #[inline]
+    pub fn mobility_feature(&self, kind: PieceType, moves: u32) -> usize {
+        self.nplayers * self.ntypes * self.ncells
+            + kind as usize * MOBILITY_BUCKETS
+            + (moves as usize).min(MOBILITY_BUCKETS - 1)
+    }
+
+    /// The learnt feature of a piece of type `attacker` attacking one of
+    /// type `victim`, the attacker's side to move or not, the victim
+    /// defended or not.
+    #[inline]
+    pub fn threat_feature(
+        &self,
+        attacker: PieceType,
+        victim: PieceType,
+        mover: bool,
+        defended: bool,
+    ) -> usize {
+        self.mobility_feature(0, 0)
+            + self.ntypes * MOBILITY_BUCKETS
+            + (attacker as usize * self.ntypes + victim as usize) * THREAT_KINDS
+            + 2 * mover as usize
+            + defended as usize
+    }
+
+    /// The learnt middle- and end-game bonus of a feature (only when the
+    /// weights have tables).
+    #[inline]
+    pub fn learnt(&self, feature: usize) -> [i16; 2] {
+        self.learnt[feature]
     }
 
     /// The index of a piece type on a cell, moved by `player`, in the
@@ -265,7 +320,7 @@ impl Knowledge {
     /// moved by `player` (only when [`Knowledge::has_pst`]).
     #[inline]
     pub fn pst(&self, player: usize, kind: PieceType, cell: Cell) -> [i16; 2] {
-        self.pst[self.table_index(player, kind, cell)]
+        self.learnt[self.table_index(player, kind, cell)]
     }
 
     /// Bonus of a promoting piece on a cell, moved by `player`.
@@ -275,32 +330,49 @@ impl Knowledge {
     }
 }
 
-/// The weights' piece-square tables laid out as [`Knowledge::pst`] reads
+/// The weights' learnt tables laid out as [`Knowledge::learnt`] reads
 /// them (empty when there are none; entries that do not fit the variant
 /// are left out).
-fn learnt_tables(v: &Variant, w: &Weights) -> Vec<[i16; 2]> {
-    if w.pst.is_empty() {
+fn learnt_tables(v: &Variant, k: &Knowledge, w: &Weights) -> Vec<[i16; 2]> {
+    if !k.has_pst && !k.has_activity {
         return Vec::new();
     }
-    let (ncells, ntypes) = (v.geometry.size(), v.pieces.len());
-    let mut pst = vec![[0i16; 2]; v.players.len() * ntypes * ncells];
-    for (key, table) in &w.pst {
-        let Some((letter, player)) = Weights::pst_key(key) else {
-            continue;
-        };
-        let Some(t) = v.piece_by_letter(letter) else {
-            continue;
-        };
-        if player >= v.players.len() || table.len() != 2 * ncells {
-            continue;
+    let mut learnt = vec![[0i16; 2]; k.features()];
+    let clamp = |x: i32| x.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+    // A table of `n` entries per phase: entry i goes to feature `at(i)`.
+    let mut lay = |table: &[i32], n: usize, at: &dyn Fn(usize) -> usize| {
+        if table.len() == 2 * n {
+            for i in 0..n {
+                learnt[at(i)] = [clamp(table[i]), clamp(table[n + i])];
+            }
         }
-        for c in 0..ncells {
-            let clamp = |x: i32| x.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
-            pst[(player * ntypes + t as usize) * ncells + c] =
-                [clamp(table[c]), clamp(table[ncells + c])];
+    };
+    let piece = |c: char| v.piece_by_letter(c);
+    for (key, table) in &w.pst {
+        if let Some((t, player)) = Weights::pst_key(key)
+            .and_then(|(c, p)| Some((piece(c)?, p)))
+            .filter(|&(_, p)| p < k.nplayers)
+        {
+            lay(table, k.ncells, &|c| k.table_index(player, t, c as Cell));
         }
     }
-    pst
+    for (key, table) in &w.mobility_tables {
+        if let Some(t) = Weights::letter(key).and_then(piece) {
+            lay(table, MOBILITY_BUCKETS, &|m| {
+                k.mobility_feature(t, m as u32)
+            });
+        }
+    }
+    for (key, table) in &w.threats {
+        if let Some((a, b)) =
+            Weights::threat_key(key).and_then(|(a, b)| Some((piece(a)?, piece(b)?)))
+        {
+            lay(table, THREAT_KINDS, &|i| {
+                k.threat_feature(a, b, i >= 2, i % 2 == 1)
+            });
+        }
+    }
+    learnt
 }
 
 const KING_STEPS: [(i32, i32); 8] = [

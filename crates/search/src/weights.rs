@@ -30,11 +30,27 @@
 //!                   # letter and player number, the middle-game bonus of
 //!                   # every cell, then the end-game bonus of every cell
 //! P0 = [0, 0, ...]
+//! [mobility_tables] # learnt mobility (`tune --pst --activity`): per piece
+//!                   # letter, the middle-game bonus for 0, 1, ... 31 or more
+//!                   # moves, then the end-game bonuses
+//! N = [-20, -12, ...]
+//! [threats]         # learnt threats: per attacker and victim letter, the
+//!                   # middle-game bonus when the attacker's side waits
+//!                   # (victim undefended, defended), then when it is to
+//!                   # move (undefended, defended), then the same end game
+//! NQ = [40, 30, 90, 70, 30, 20, 80, 60]
 //! ```
 
 use quadrille_engine::Variant;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+/// Entries per phase of a learnt mobility table: 0 .. 31 moves (more
+/// count as 31).
+pub const MOBILITY_BUCKETS: usize = 32;
+/// Entries per phase of a learnt threat: the attacker's side waiting or
+/// to move, times the victim undefended or defended.
+pub const THREAT_KINDS: usize = 4;
 
 /// Tunable weights of the evaluation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,6 +76,13 @@ pub struct Weights {
     /// bonus of each cell (centipawns), added to the derived tables and
     /// blended by the game phase. Empty: none.
     pub pst: BTreeMap<String, Vec<i32>>,
+    /// Learnt mobility by piece letter: the middle-game bonus for each
+    /// number of moves ([`MOBILITY_BUCKETS`]), then the end-game ones.
+    pub mobility_tables: BTreeMap<String, Vec<i32>>,
+    /// Learnt threats by attacker and victim letters (`"NQ"`): per phase
+    /// (middle game first) the [`THREAT_KINDS`] bonuses of the attacker's
+    /// army.
+    pub threats: BTreeMap<String, Vec<i32>>,
 }
 
 impl Default for Weights {
@@ -67,6 +90,8 @@ impl Default for Weights {
         Weights {
             values: BTreeMap::new(),
             pst: BTreeMap::new(),
+            mobility_tables: BTreeMap::new(),
+            threats: BTreeMap::new(),
             centre: 100,
             promotion: 100,
             mobility: 4,
@@ -105,8 +130,22 @@ impl Weights {
         Some((letter, player))
     }
 
-    /// Does every `values` and `pst` key name a piece (and player) of `v`,
-    /// and every table cover its cells twice?
+    /// The attacker and victim letters a `threats` key names (`"NQ"`).
+    pub fn threat_key(key: &str) -> Option<(char, char)> {
+        let mut chars = key.chars();
+        let pair = (chars.next()?, chars.next()?);
+        chars.next().is_none().then_some(pair)
+    }
+
+    /// Do the learnt tables drop out (`Terms::pst` off)?
+    pub fn clear_tables(&mut self) {
+        self.pst.clear();
+        self.mobility_tables.clear();
+        self.threats.clear();
+    }
+
+    /// Does every key name a piece (and player) of `v`, and every table
+    /// have its size (piece-square tables: the cells twice)?
     pub fn fits(&self, v: &Variant) -> bool {
         let piece = |c: char| v.piece_by_letter(c).is_some();
         self.values
@@ -115,6 +154,13 @@ impl Weights {
             && self.pst.iter().all(|(key, table)| {
                 Weights::pst_key(key).is_some_and(|(c, p)| piece(c) && p < v.players.len())
                     && table.len() == 2 * v.geometry.size()
+            })
+            && self.mobility_tables.iter().all(|(key, table)| {
+                Weights::letter(key).is_some_and(piece) && table.len() == 2 * MOBILITY_BUCKETS
+            })
+            && self.threats.iter().all(|(key, table)| {
+                Weights::threat_key(key).is_some_and(|(a, b)| piece(a) && piece(b))
+                    && table.len() == 2 * THREAT_KINDS
             })
     }
 
@@ -189,5 +235,32 @@ mod tests {
             bad.pst.insert(key.into(), vec![0; len]);
             assert!(!bad.fits(&chess), "{key} {len}");
         }
+    }
+
+    #[test]
+    fn mobility_and_threat_tables_round_trip_and_must_fit_the_variant() {
+        let chess = embedded::variant("chess").unwrap();
+        let mut w = Weights::default();
+        w.mobility_tables
+            .insert("Q".into(), vec![2; 2 * MOBILITY_BUCKETS]);
+        w.threats.insert("NQ".into(), vec![5; 2 * THREAT_KINDS]);
+        let back = Weights::from_toml(&w.to_toml("test").unwrap()).unwrap();
+        assert_eq!(back, w);
+        assert!(w.fits(&chess));
+        let mut bad = w.clone();
+        bad.mobility_tables
+            .insert("M".into(), vec![0; 2 * MOBILITY_BUCKETS]);
+        assert!(!bad.fits(&chess), "no Marshal in chess");
+        let mut bad = w.clone();
+        bad.mobility_tables
+            .insert("R".into(), vec![0; MOBILITY_BUCKETS]);
+        assert!(!bad.fits(&chess), "half a table");
+        for key in ["N", "NQK", "NZ"] {
+            let mut bad = w.clone();
+            bad.threats.insert(key.into(), vec![0; 2 * THREAT_KINDS]);
+            assert!(!bad.fits(&chess), "{key}");
+        }
+        w.clear_tables();
+        assert_eq!(w, Weights::default());
     }
 }
