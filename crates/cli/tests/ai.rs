@@ -190,8 +190,14 @@ fn replay_record(variant: &str, record: &str) -> usize {
 /// that it succeeds with no illegal move and that the record replays.
 /// Returns standard output and the record.
 fn recorded_match(variant: &str, args: &[&str]) -> (String, String) {
-    let dir =
-        std::env::temp_dir().join(format!("quadrille-match-{variant}-{}", std::process::id()));
+    // A directory per call: tests run at once, and two may match in the
+    // same variant (one removing its directory while the other writes).
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "quadrille-match-{variant}-{}-{call}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     let record = dir.join("games.txt");
     let mut all = vec!["match", variant, "--games", "2"];
@@ -287,7 +293,10 @@ fn tune_fits_piece_square_tables_from_saved_data() {
     // The refit learns mobility and threats as well.
     fit(&["--data", &data, "--activity", "--out", &second]);
     let refit = std::fs::read_to_string(&second).unwrap();
-    assert!(refit.contains("--data") && refit.contains("--activity"), "{refit}");
+    assert!(
+        refit.contains("--data") && refit.contains("--activity"),
+        "{refit}"
+    );
     assert!(
         refit.contains("[mobility_tables]") && refit.contains("[threats]"),
         "{refit}"
