@@ -59,7 +59,7 @@ impl TimeControl {
 pub enum PlayerSpec {
     /// Our search, with evaluation weights read from a file where the
     /// spec names one (`search:weights=PATH,...`).
-    Quadrille(Contender, Option<Weights>),
+    Quadrille(Contender, Option<Box<Weights>>),
     Uci {
         program: String,
         options: Vec<(String, String)>,
@@ -93,7 +93,7 @@ impl PlayerSpec {
                                 .map_err(|e| format!("`{spec}`: {path}: {e}"))?;
                             let w = Weights::from_toml(&text)
                                 .map_err(|e| format!("`{spec}`: {path}: {e}"))?;
-                            weights = Some(w);
+                            weights = Some(Box::new(w));
                         }
                         None => rest.push(item),
                     }
@@ -137,7 +137,7 @@ impl Player {
             PlayerSpec::Quadrille(c, weights) => match &c.kind {
                 Kind::Search { options, limits } => {
                     let mut searcher = Searcher::new(**options);
-                    searcher.set_weights(weights.clone());
+                    searcher.set_weights(weights.as_deref().cloned());
                     Player::Search(Box::new((searcher, limits.clone())))
                 }
                 _ => Player::Baseline(Box::new(c.mover(1))),

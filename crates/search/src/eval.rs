@@ -5,9 +5,18 @@
 
 use crate::values::Knowledge;
 use crate::weights::Weights;
-use quadrille_engine::variant::{MAX_ARMIES, MAX_TYPES};
+use quadrille_engine::variant::MAX_ARMIES;
 use quadrille_engine::{Cell, CellSet, Position, Variant};
+use std::cell::RefCell;
 use std::sync::Arc;
+
+thread_local! {
+    /// Each army's attacks by piece type (`[army * types + type]`), for
+    /// learnt mobility and threats: scratch space per thread (the search
+    /// threads share one evaluation), so that only the sets in use are
+    /// cleared, not a table for every possible army and type.
+    static TYPED: RefCell<Vec<CellSet>> = const { RefCell::new(Vec::new()) };
+}
 
 /// Royal presence: no royal piece at home (the player drops out at their
 /// next turn), or only one left there.
@@ -137,6 +146,24 @@ impl Eval {
     /// Every army's score (armies out of the game included: their pieces
     /// may still stand as obstacles; callers decide whether they count).
     pub fn armies(&self, pos: &Position) -> [i32; MAX_ARMIES] {
+        if !self.know.has_activity() {
+            return self.armies_with::<false>(pos, &mut []);
+        }
+        TYPED.with_borrow_mut(|typed| {
+            typed.clear();
+            typed.resize(self.variant.armies.len() * self.know.ntypes, CellSet::EMPTY);
+            self.armies_with::<true>(pos, typed)
+        })
+    }
+
+    /// [`Eval::armies`]; with `ACTIVITY` (learnt mobility and threats),
+    /// gathering each army's attacks by type in `typed` (cleared). Two
+    /// copies, so that the evaluation without those tables pays nothing.
+    fn armies_with<const ACTIVITY: bool>(
+        &self,
+        pos: &Position,
+        typed: &mut [CellSet],
+    ) -> [i32; MAX_ARMIES] {
         let v = &*self.variant;
         let k = &self.know;
         let w = &self.weights;
@@ -149,9 +176,6 @@ impl Eval {
         // game, per army.
         let mut learnt = [[0i32; 2]; MAX_ARMIES];
         let pst = k.has_pst();
-        // Learnt mobility and threats need every piece's attacks, by type.
-        let activity = k.has_activity();
-        let mut typed = [[CellSet::EMPTY; MAX_TYPES]; MAX_ARMIES];
         let mut material = 0;
         // The terms that need attacks, pawns or royal zones (the variant's
         // weights may leave them all off).
@@ -182,9 +206,10 @@ impl Eval {
                 }
                 let royal = royal_types >> t & 1 != 0;
                 let pawn = k.pawn_types >> t & 1 != 0;
-                let act = (!pawn && (activity || (extra && !royal)))
+                // Learnt mobility and threats need every piece's attacks.
+                let act = (!pawn && (ACTIVITY || (extra && !royal)))
                     .then(|| pos.piece_activity(c, owner));
-                if activity {
+                if ACTIVITY {
                     let attacks = match &act {
                         Some(act) => {
                             let [mg, eg] = k.learnt(k.mobility_feature(t, act.moves));
@@ -194,7 +219,7 @@ impl Eval {
                         }
                         None => k.pawn_attacks(owner, t, c),
                     };
-                    let set = &mut typed[a][t as usize];
+                    let set = &mut typed[a * k.ntypes + t as usize];
                     *set = set.union(attacks);
                 }
                 if royal {
@@ -224,8 +249,8 @@ impl Eval {
                 }
             }
         }
-        if activity {
-            self.threats(pos, &typed, |a, f| {
+        if ACTIVITY {
+            self.threats(pos, typed, |a, f| {
                 let [mg, eg] = k.learnt(f);
                 learnt[a][0] += mg as i32;
                 learnt[a][1] += eg as i32;
@@ -257,17 +282,13 @@ impl Eval {
     /// Every learnt threat ([`Knowledge::threat_feature`]) in `pos`, given
     /// each army's attacks by piece type, with the army it counts for: a
     /// piece attacked by one or more hostile pieces of a type.
-    fn threats(
-        &self,
-        pos: &Position,
-        typed: &[[CellSet; MAX_TYPES]; MAX_ARMIES],
-        mut emit: impl FnMut(usize, usize),
-    ) {
+    fn threats(&self, pos: &Position, typed: &[CellSet], mut emit: impl FnMut(usize, usize)) {
         let v = &*self.variant;
-        let (n, ntypes) = (v.armies.len(), v.pieces.len());
+        let (n, ntypes) = (v.armies.len(), self.know.ntypes);
+        let by_type = |a: usize| &typed[a * ntypes..][..ntypes];
         let mut all = [CellSet::EMPTY; MAX_ARMIES];
         for (a, set) in all.iter_mut().enumerate().take(n) {
-            for t in &typed[a][..ntypes] {
+            for t in by_type(a) {
                 *set = set.union(t);
             }
         }
@@ -280,7 +301,7 @@ impl Eval {
                     if !all[e].contains(c) {
                         continue;
                     }
-                    for (t, attacks) in typed[e][..ntypes].iter().enumerate() {
+                    for (t, attacks) in by_type(e).iter().enumerate() {
                         if attacks.contains(c) {
                             let f =
                                 self.know
@@ -303,7 +324,8 @@ impl Eval {
         let k = &self.know;
         let mut material = 0;
         let mut terms = Vec::new();
-        let mut typed = [[CellSet::EMPTY; MAX_TYPES]; MAX_ARMIES];
+        let n = self.variant.armies.len();
+        let mut typed = vec![CellSet::EMPTY; n * k.ntypes];
         let sign = |a: usize| if a == 0 { 1 } else { -1 };
         for a in 0..self.variant.armies.len().min(2) {
             let army = a as u8;
@@ -328,7 +350,7 @@ impl Eval {
                     terms.push((k.mobility_feature(t, act.moves) as u32, sign(a)));
                     act.attacks
                 };
-                let set = &mut typed[a][t as usize];
+                let set = &mut typed[a * k.ntypes + t as usize];
                 *set = set.union(&attacks);
             }
         }

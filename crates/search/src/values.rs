@@ -273,13 +273,24 @@ impl Knowledge {
     /// How many learnt features there are: piece-square entries, mobility
     /// entries and threats.
     pub fn features(&self) -> usize {
-        self.threat_feature(self.ntypes as PieceType, 0, false, false)
+        self.threats_start() + self.ntypes * self.ntypes * THREAT_KINDS
+    }
+
+    /// Where mobility and threats start among the features.
+    #[inline]
+    fn mobility_start(&self) -> usize {
+        self.nplayers * self.ntypes * self.ncells
+    }
+
+    #[inline]
+    fn threats_start(&self) -> usize {
+        self.mobility_start() + self.ntypes * MOBILITY_BUCKETS
     }
 
     /// The learnt feature of a piece type with `moves` moves.
     #[inline]
     pub fn mobility_feature(&self, kind: PieceType, moves: u32) -> usize {
-        self.nplayers * self.ntypes * self.ncells
+        self.mobility_start()
             + kind as usize * MOBILITY_BUCKETS
             + (moves as usize).min(MOBILITY_BUCKETS - 1)
     }
@@ -295,8 +306,7 @@ impl Knowledge {
         mover: bool,
         defended: bool,
     ) -> usize {
-        self.mobility_feature(0, 0)
-            + self.ntypes * MOBILITY_BUCKETS
+        self.threats_start()
             + (attacker as usize * self.ntypes + victim as usize) * THREAT_KINDS
             + 2 * mover as usize
             + defended as usize
