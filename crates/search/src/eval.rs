@@ -303,9 +303,8 @@ impl Eval {
                     }
                     for (t, attacks) in by_type(e).iter().enumerate() {
                         if attacks.contains(c) {
-                            let f =
-                                self.know
-                                    .threat_feature(t as u8, victim, e == to_move, defended);
+                            let kind = Knowledge::threat_kind(e == to_move, defended);
+                            let f = self.know.threat_feature(t as u8, victim, kind);
                             emit(e, f);
                         }
                     }

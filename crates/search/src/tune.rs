@@ -553,7 +553,7 @@ pub fn fit_pst(
             weights.mobility_tables.insert(piece.letter.to_string(), x);
         }
         for (b, victim) in v.pieces.iter().enumerate() {
-            let at = |i: usize| k.threat_feature(t, b as u8, i >= 2, i % 2 == 1);
+            let at = |i: usize| k.threat_feature(t, b as u8, i);
             if let Some(x) = table(THREAT_KINDS, &at) {
                 weights
                     .threats

@@ -295,21 +295,21 @@ impl Knowledge {
             + (moves as usize).min(MOBILITY_BUCKETS - 1)
     }
 
-    /// The learnt feature of a piece of type `attacker` attacking one of
-    /// type `victim`, the attacker's side to move or not, the victim
-    /// defended or not.
+    /// The kind of a threat, as the weights file orders them: the
+    /// attacker's side waiting (0, 1) or to move (2, 3), the victim
+    /// undefended (0, 2) or defended (1, 3).
     #[inline]
-    pub fn threat_feature(
-        &self,
-        attacker: PieceType,
-        victim: PieceType,
-        mover: bool,
-        defended: bool,
-    ) -> usize {
+    pub fn threat_kind(mover: bool, defended: bool) -> usize {
+        2 * mover as usize + defended as usize
+    }
+
+    /// The learnt feature of a piece of type `attacker` attacking one of
+    /// type `victim`, of kind `kind` ([`Knowledge::threat_kind`]).
+    #[inline]
+    pub fn threat_feature(&self, attacker: PieceType, victim: PieceType, kind: usize) -> usize {
         self.threats_start()
             + (attacker as usize * self.ntypes + victim as usize) * THREAT_KINDS
-            + 2 * mover as usize
-            + defended as usize
+            + kind
     }
 
     /// The learnt middle- and end-game bonus of a feature (only when the
@@ -377,9 +377,7 @@ fn learnt_tables(v: &Variant, k: &Knowledge, w: &Weights) -> Vec<[i16; 2]> {
         if let Some((a, b)) =
             Weights::threat_key(key).and_then(|(a, b)| Some((piece(a)?, piece(b)?)))
         {
-            lay(table, THREAT_KINDS, &|i| {
-                k.threat_feature(a, b, i >= 2, i % 2 == 1)
-            });
+            lay(table, THREAT_KINDS, &|i| k.threat_feature(a, b, i));
         }
     }
     learnt
