@@ -29,8 +29,8 @@ pub struct Terms {
     pub mobility: bool,
     /// The variant's learnt weights, if it ships any (else derived ones).
     pub learnt: bool,
-    /// The learnt piece-square tables among them (off: the weights
-    /// without their tables, to measure them).
+    /// The learnt tables among them, piece-square, mobility and threats
+    /// (off: the weights without their tables, to measure them).
     pub pst: bool,
 }
 

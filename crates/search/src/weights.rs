@@ -137,7 +137,8 @@ impl Weights {
         chars.next().is_none().then_some(pair)
     }
 
-    /// Do the learnt tables drop out (`Terms::pst` off)?
+    /// Drops the learnt tables: piece-square, mobility and threats (what
+    /// `Terms::pst` off measures without).
     pub fn clear_tables(&mut self) {
         self.pst.clear();
         self.mobility_tables.clear();
