@@ -114,8 +114,8 @@ impl Eval {
         Eval::with_weights(variant, terms, weights)
     }
 
-    /// The evaluation with these weights (without their piece-square
-    /// tables unless `terms.pst`).
+    /// The evaluation with these weights (without their learnt tables
+    /// unless `terms.pst`).
     pub fn with_weights(variant: &Arc<Variant>, terms: Terms, mut weights: Weights) -> Eval {
         if !terms.pst {
             weights.clear_tables();
@@ -326,7 +326,7 @@ impl Eval {
         let n = self.variant.armies.len();
         let mut typed = vec![CellSet::EMPTY; n * k.ntypes];
         let sign = |a: usize| if a == 0 { 1 } else { -1 };
-        for a in 0..self.variant.armies.len().min(2) {
+        for a in 0..n.min(2) {
             let army = a as u8;
             let skip = k.pawn_types | k.royal_types[a];
             for c in pos.army_cells(army).iter() {

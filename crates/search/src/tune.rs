@@ -406,7 +406,7 @@ pub fn fit_pst(
     let e = Eval::with_weights(v, Terms::default(), plain);
     let k = &e.know;
     let (ncells, ntypes, nplayers) = (k.ncells, k.ntypes, v.players.len());
-    let pst_len = nplayers * ntypes * ncells;
+    let pst_len = k.pst_entries();
     // Entries 2f (middle game) and 2f + 1 (end game) for feature f, from
     // the start's tables (without mobility and threats unless fitted).
     let mut init = start.clone();

@@ -276,10 +276,17 @@ impl Knowledge {
         self.threats_start() + self.ntypes * self.ntypes * THREAT_KINDS
     }
 
+    /// How many piece-square entries there are (every player, type and
+    /// cell): the first features, before mobility and threats.
+    #[inline]
+    pub fn pst_entries(&self) -> usize {
+        self.nplayers * self.ntypes * self.ncells
+    }
+
     /// Where mobility and threats start among the features.
     #[inline]
     fn mobility_start(&self) -> usize {
-        self.nplayers * self.ntypes * self.ncells
+        self.pst_entries()
     }
 
     #[inline]
