@@ -35,6 +35,9 @@ struct RoyalRules {
     fast: bool,
     leave: CellSet,
     enter: CellSet,
+    /// In check (without path rules): the cells a move of a non-royal
+    /// piece must leave or enter to change any attack on a royal piece.
+    evade: Option<CellSet>,
     lone_royal: bool,
     decisive: CellSet,
     ruling: bool,
@@ -851,6 +854,11 @@ impl Position {
         } else {
             (CellSet::EMPTY, CellSet::EMPTY)
         };
+        let evade = if fast || self.variant.rules.extended {
+            None
+        } else {
+            Some(self.check_cells(royals, attackers))
+        };
         // Under elimination a capture of a royal piece or of an army's last
         // piece puts its player out at once and may change who moves next
         // (the attacker): such moves take the full test.
@@ -880,6 +888,7 @@ impl Position {
             fast,
             leave,
             enter,
+            evade,
             lone_royal: royals.len() == 1,
             decisive,
             // Any checkmate-ruling work at all in this position? One test
@@ -971,8 +980,72 @@ impl Position {
             }
         } else if quiet_path {
             return true;
+        } else if simple
+            && m.promotion.is_none()
+            && r.evade
+                .is_some_and(|e| !e.contains(m.from) && !e.contains(m.to))
+        {
+            // In check, and the move touches no attack on a royal piece.
+            // (The engine's tests run with debug assertions: every move
+            // turned away here is checked against the full test.)
+            debug_assert!(!self.full_test(m, r.royals, r.attackers, true), "{m:?}");
+            return false;
         }
         self.full_test(m, r.royals, r.attackers, true)
+    }
+
+    /// In check, without path rules (`rules.extended`): every cell whose
+    /// piece leaving, arriving or being taken may change an attack on one
+    /// of the `royals` that is attacked now. A superset: the attacking
+    /// leapers, and along each line from the royal piece every cell up to
+    /// the second piece on it where one of the first two is an
+    /// attacker's (a slider first, or a hopper behind its screen). A move
+    /// of a non-royal piece that neither leaves nor enters one leaves the
+    /// check as it is. (Promotion may change which pieces are royal: not
+    /// judged by these cells.)
+    fn check_cells(&self, royals: CellSet, attackers: u8) -> CellSet {
+        let v = &*self.variant;
+        let t = &v.tables;
+        let mut cells = CellSet::EMPTY;
+        for (p, pl) in v.players.iter().enumerate() {
+            if attackers >> p & 1 == 0 {
+                continue;
+            }
+            let theirs = &self.army_cells[pl.army as usize];
+            for r in royals.iter() {
+                if !self.is_attacked_by(r, p) {
+                    continue;
+                }
+                let [leaps, lines] = &t.attacks[p].reach[r as usize];
+                cells = cells.union(&leaps.intersection(theirs));
+                if lines.intersection(theirs).is_empty() {
+                    continue;
+                }
+                for l in &t.attacks[p].lines {
+                    if t.ray_set(l.vector, r).intersection(theirs).is_empty() {
+                        continue;
+                    }
+                    let ray = t.ray(l.vector, r);
+                    let mut pieces = 0;
+                    let mut end = ray.len();
+                    for (i, &c) in ray.iter().enumerate() {
+                        if self.board[c as usize] != 0 {
+                            pieces += 1;
+                            if pieces == 2 {
+                                end = i + 1;
+                                break;
+                            }
+                        }
+                    }
+                    if ray[..end].iter().any(|&c| theirs.contains(c)) {
+                        for &c in &ray[..end] {
+                            cells.insert(c);
+                        }
+                    }
+                }
+            }
+        }
+        cells
     }
 
     /// Under the checkmate ruling (`elimination.capturable_royal`): a move

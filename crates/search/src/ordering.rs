@@ -24,6 +24,10 @@ const CONTINUATION_MAX: usize = 1 << 22;
 pub(crate) struct Frame {
     pub moves: MoveList,
     scores: Vec<i32>,
+    /// Captures scored as good whose static exchange is not yet known:
+    /// judged only when one is about to be taken ([`Frame::pick_judged`]),
+    /// since most nodes end before they reach most of their captures.
+    unjudged: Vec<bool>,
 }
 
 impl Frame {
@@ -31,6 +35,7 @@ impl Frame {
         Frame {
             moves: MoveList::new(),
             scores: vec![0; MAX_MOVES],
+            unjudged: vec![false; MAX_MOVES],
         }
     }
 
@@ -46,16 +51,52 @@ impl Frame {
     /// The `i`-th move in order: the best-scored of those not yet taken
     /// (a selection sort that stops early when a cutoff comes early).
     pub fn pick(&mut self, i: usize) -> Move {
-        let n = self.moves.len();
+        let best = self.best_from(i);
+        self.swap(i, best);
+        self.moves.as_slice()[i]
+    }
+
+    /// Where the best-scored move from the `i`-th on stands (the first of
+    /// equals).
+    fn best_from(&self, i: usize) -> usize {
         let mut best = i;
-        for j in i + 1..n {
+        for j in i + 1..self.moves.len() {
             if self.scores[j] > self.scores[best] {
                 best = j;
             }
         }
-        self.scores.swap(i, best);
-        self.moves.as_mut_slice().swap(i, best);
-        self.moves.as_slice()[i]
+        best
+    }
+
+    fn swap(&mut self, i: usize, j: usize) {
+        self.scores.swap(i, j);
+        self.unjudged.swap(i, j);
+        self.moves.as_mut_slice().swap(i, j);
+    }
+
+    /// [`Frame::pick`] where captures wait for their static exchange
+    /// ([`Ordering::score`] with `see`): a capture about to be taken is
+    /// judged first and, when it loses material, put back among the bad
+    /// captures. The order is the one judging every capture up front
+    /// would give (a capture put back is swapped back to where it stood).
+    pub fn pick_judged(&mut self, i: usize, pos: &Position, value: &[i32]) -> Move {
+        loop {
+            let b = self.best_from(i);
+            if self.unjudged[b] {
+                self.unjudged[b] = false;
+                if !pos.see_at_least(self.moves.as_slice()[b], value, 0) {
+                    self.scores[b] = BAD_CAPTURE + (self.scores[b] - CAPTURE) / 64;
+                    continue;
+                }
+            }
+            self.swap(i, b);
+            return self.moves.as_slice()[i];
+        }
+    }
+
+    /// Was the `i`-th move taken judged a losing capture?
+    pub fn is_bad_capture(&self, i: usize) -> bool {
+        (BAD_CAPTURE..KILLER).contains(&self.scores[i])
     }
 
     /// The `i`-th move as it stands, unsorted: once late move pruning has
@@ -211,8 +252,9 @@ impl Ordering {
     }
 
     /// Scores the moves of the frame at `ply` (already generated). `see`:
-    /// judge captures by static exchange (two sides), else a capture is
-    /// bad when a more valuable piece takes a defended one.
+    /// judge captures by static exchange (two sides; each when about to
+    /// be taken, so take them with [`Frame::pick_judged`]), else a capture
+    /// is bad when a more valuable piece takes a defended one.
     pub fn score(
         &mut self,
         pos: &Position,
@@ -223,6 +265,7 @@ impl Ordering {
     ) {
         let killers = self.killers[ply];
         let n = self.frames[ply].moves.len();
+        self.frames[ply].unjudged[..n].fill(false);
         for i in 0..n {
             let m = self.frames[ply].moves.as_slice()[i];
             let s = if Some(m) == table_move {
@@ -238,7 +281,12 @@ impl Ordering {
                         _ => pos.piece_at(m.to).map_or(0, |p| value[p.kind as usize]),
                     };
                     let order = victim * 64 - mover + gain * 64;
-                    if gain == 0 && losing_capture(pos, m, (mover, victim), value, see, 50) {
+                    // By static exchange: judged when about to be taken.
+                    self.frames[ply].unjudged[i] = see && gain == 0;
+                    if !see
+                        && gain == 0
+                        && losing_capture(pos, m, (mover, victim), value, false, 50)
+                    {
                         BAD_CAPTURE + order / 64
                     } else {
                         CAPTURE + order

@@ -328,7 +328,7 @@ impl Searcher {
             let m = if pruning_late {
                 self.order.frames[ply].take(k)
             } else {
-                self.order.frames[ply].pick(k)
+                self.order.frames[ply].pick_judged(k, pos, &self.values)
             };
             if Some(m) == excluded {
                 continue;
@@ -658,7 +658,7 @@ impl Searcher {
         let army = pos.army_to_move();
         self.sides[ply] = army;
         for i in 0..n {
-            let m = self.order.frames[ply].pick(i);
+            let m = self.order.frames[ply].pick_judged(i, pos, &self.values);
             if !evasions && is_capture(pos, m) && m.promotion.is_none() {
                 let victim = pos
                     .piece_at(m.to)
@@ -671,10 +671,15 @@ impl Searcher {
                     continue;
                 }
                 // A capture that loses material in the exchange (by static
-                // exchange; without it, a valuable piece taking a defended,
-                // cheaper one).
+                // exchange, as the ordering judged it; without it, a
+                // valuable piece taking a defended, cheaper one).
                 let margin = self.params.bad_capture_margin;
-                if losing_capture(pos, m, (mover, victim), &self.values, see, margin) {
+                let losing = if see {
+                    self.order.frames[ply].is_bad_capture(i)
+                } else {
+                    losing_capture(pos, m, (mover, victim), &self.values, false, margin)
+                };
+                if losing {
                     continue;
                 }
             }

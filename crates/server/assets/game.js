@@ -120,12 +120,19 @@ export async function gamePage(app, id, linkTokens, setLeave) {
     return Object.keys(api.heldSeats(id)).length > 1 ? api.getGame(id, api.heldTokens(id)) : view;
   }
 
+  /** Shows a view of the game unless a newer one is shown already: the
+   *  answer to a move can arrive after the refresh that the AI's reply
+   *  set off, and must not take that reply back off the board. */
+  function adopt(view) {
+    if (view.version >= game.version) game = view;
+    show();
+  }
+
   async function send(move) {
     message.replaceChildren();
     const token = api.heldSeats(id)[game.to_move];
     try {
-      game = await withAllSeats(await api.playMove(id, move.text, token, game.ply));
-      show();
+      adopt(await withAllSeats(await api.playMove(id, move.text, token, game.ply)));
     } catch (e) {
       message.replaceChildren(errorBox(e));
       refresh();
@@ -170,8 +177,7 @@ export async function gamePage(app, id, linkTokens, setLeave) {
     const seat = actingSeat(answering);
     if (seat === undefined) return;
     try {
-      game = await withAllSeats(await api.act(id, action, api.heldSeats(id)[seat], seat));
-      show();
+      adopt(await withAllSeats(await api.act(id, action, api.heldSeats(id)[seat], seat)));
     } catch (e) {
       message.replaceChildren(errorBox(e));
     }
@@ -448,10 +454,10 @@ export async function gamePage(app, id, linkTokens, setLeave) {
     if (busy) { again = true; return; }
     busy = true;
     try {
-      game = await api.getGame(id, api.heldTokens(id));
+      const view = await api.getGame(id, api.heldTokens(id));
       // Reached the server again: an old "Failed to fetch" is stale.
       message.replaceChildren();
-      show();
+      adopt(view);
     } catch (e) {
       message.replaceChildren(errorBox(e));
     }

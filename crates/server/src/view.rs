@@ -19,6 +19,10 @@ pub struct GameView {
     /// The player to move while the game is on.
     pub to_move: Option<usize>,
     pub ply: usize,
+    /// Lines in the game's log when the view was made: of two views, the
+    /// one with the smaller number is older (a browser keeps the newer
+    /// when answers cross).
+    pub version: usize,
     pub moves: Vec<MoveView>,
     pub last_move: Option<LastMove>,
     /// Cells of royal pieces that an enemy attacks now.
@@ -172,6 +176,7 @@ pub fn game_view(g: &Game, your_seats: Vec<usize>) -> GameView {
         status: status_word,
         to_move,
         ply: g.played.len(),
+        version: g.log_len,
         moves: g
             .played
             .iter()

@@ -121,10 +121,13 @@ async fn the_ai_declines_draws_and_grants_takebacks() {
     app.play(&id, &w, "e2e4").await;
     let g = app.wait_for(&id, |g| g["ply"] == 2).await;
     let reply = move_texts(&g)[1].to_string();
+    let before = g["version"].as_u64().expect("a version");
     // Takeback: both the AI's reply and the person's move go.
     let (s, g) = act(&app, &id, &w, "takeback", None).await;
     assert_eq!(s, StatusCode::OK, "{g}");
     assert_eq!(g["ply"], 0, "{g}");
+    // Fewer moves, yet a newer view: browsers order views by version.
+    assert!(g["version"].as_u64().expect("a version") > before, "{g}");
     assert_eq!(g["to_move"], 0);
     // And the game goes on from there.
     let (s, _) = app.play(&id, &w, "d2d4").await;
