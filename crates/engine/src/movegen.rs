@@ -997,9 +997,10 @@ impl Position {
     /// In check, without path rules (`rules.extended`): every cell whose
     /// piece leaving, arriving or being taken may change an attack on one
     /// of the `royals` that is attacked now. A superset: the attacking
-    /// leapers, and along each line from the royal piece every cell up to
-    /// the second piece on it where one of the first two is an
-    /// attacker's (a slider first, or a hopper behind its screen). A move
+    /// leapers with the cells that would stop a lame one, and along each
+    /// line from the royal piece every cell up to the second piece on it
+    /// where one of the first two is an attacker's (a slider first, or a
+    /// hopper behind its screen). A move
     /// of a non-royal piece that neither leaves nor enters one leaves the
     /// check as it is. (Promotion may change which pieces are royal: not
     /// judged by these cells.)
@@ -1016,8 +1017,19 @@ impl Position {
                 if !self.is_attacked_by(r, p) {
                     continue;
                 }
-                let [leaps, lines] = &t.attacks[p].reach[r as usize];
-                cells = cells.union(&leaps.intersection(theirs));
+                let at = &t.attacks[p];
+                // Leapers: their cells, and the cells that would stop a
+                // lame one.
+                let (s, e) = at.leap_index[r as usize];
+                for la in &at.leaps[s as usize..e as usize] {
+                    if la.types & self.type_bit(la.from, pl.army) != 0 {
+                        cells.insert(la.from);
+                        for &c in &t.cells[la.lame_start as usize..][..la.lame_len as usize] {
+                            cells.insert(c);
+                        }
+                    }
+                }
+                let [_, lines] = &at.reach[r as usize];
                 if lines.intersection(theirs).is_empty() {
                     continue;
                 }

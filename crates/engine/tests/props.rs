@@ -1230,3 +1230,25 @@ fn tactical_moves_are_the_captures_and_promotions_of_the_full_list() {
     }
     assert!(checked > 1000, "only {checked} tactical moves met");
 }
+
+/// In check from a lame leaper (a Knight that a piece beside it stops,
+/// `nN`), blocking its path is an answer: the legality test's shortcut
+/// for moves that touch no attack must count the blocking cell.
+#[test]
+fn a_lame_leapers_check_is_answered_by_blocking_its_path() {
+    let chess = FILES.iter().find(|(n, _)| *n == "chess").unwrap().1;
+    let text = chess.replacen("betza = \"N\"", "betza = \"nN\"", 1);
+    let v = Arc::new(Variant::from_toml(&text).unwrap());
+    // The Knight on d3 attacks e1 over d2; the Rook can step in front.
+    let mut pos =
+        quadrille_engine::Position::from_string(v, "4k3/8/8/8/8/3n4/R7/4K3 w - - 0 1").unwrap();
+    assert!(pos.in_check());
+    let moves: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|&m| pos.move_to_string(m))
+        .collect();
+    assert!(moves.contains(&"a2d2".to_string()), "{moves:?}");
+    assert!(!moves.contains(&"a2a3".to_string()), "{moves:?}");
+    check_ply(&mut pos, true).unwrap_or_else(|e| panic!("{e}"));
+}
