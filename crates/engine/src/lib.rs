@@ -34,6 +34,7 @@
 //! ```
 
 pub mod betza;
+mod checking;
 mod exchange;
 mod facing;
 pub mod fen;
@@ -52,6 +53,7 @@ mod swap;
 mod tables;
 pub mod variant;
 
+pub use checking::CheckingCells;
 pub use fen::PositionError;
 pub use geometry::{Cell, CellSet, Geometry, Orientation};
 pub use mobility::{Activity, RayKind, RayView};

@@ -857,7 +857,7 @@ impl Position {
         let evade = if fast || self.variant.rules.extended {
             None
         } else {
-            Some(self.check_cells(royals, attackers))
+            Some(self.evasion_cells(royals, attackers))
         };
         // Under elimination a capture of a royal piece or of an army's last
         // piece puts its player out at once and may change who moves next
@@ -1004,7 +1004,7 @@ impl Position {
     /// of a non-royal piece that neither leaves nor enters one leaves the
     /// check as it is. (Promotion may change which pieces are royal: not
     /// judged by these cells.)
-    fn check_cells(&self, royals: CellSet, attackers: u8) -> CellSet {
+    fn evasion_cells(&self, royals: CellSet, attackers: u8) -> CellSet {
         let v = &*self.variant;
         let t = &v.tables;
         let mut cells = CellSet::EMPTY;

@@ -1252,3 +1252,53 @@ fn a_lame_leapers_check_is_answered_by_blocking_its_path() {
     assert!(!moves.contains(&"a2a3".to_string()), "{moves:?}");
     check_ply(&mut pos, true).unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// `checking_cells` clears only moves that give no check: in positions
+/// from random games of every variant (and chess with a lame Knight),
+/// every legal move it clears leaves the other side out of check.
+#[test]
+fn moves_cleared_by_checking_cells_give_no_check() {
+    let chess = FILES.iter().find(|(n, _)| *n == "chess").unwrap().1;
+    let lame = Arc::new(
+        Variant::from_toml(&chess.replacen("betza = \"N\"", "betza = \"nN\"", 1)).unwrap(),
+    );
+    let mut positions: Vec<Position> = Vec::new();
+    for (vi, strings) in corpus() {
+        let v = &variants()[*vi];
+        positions.extend(
+            strings
+                .iter()
+                .map(|s| Position::from_string(v.clone(), s).unwrap()),
+        );
+    }
+    for game in 0..4 {
+        let mut pos = lame.start();
+        let mut rng = Rng(0xBEEF + game);
+        for _ in 0..120 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.make(moves.as_slice()[rng.below(moves.len())]);
+            positions.push(pos.clone());
+        }
+    }
+    let (mut cleared, mut checks) = (0, 0);
+    for mut pos in positions {
+        let cells = pos.checking_cells();
+        let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+        for m in moves {
+            let may = cells.may_check(&pos, m);
+            pos.make(m);
+            let check = pos.in_check();
+            pos.unmake();
+            assert!(may || !check, "{pos}: {m:?} gives check but was cleared");
+            cleared += !may as usize;
+            checks += check as usize;
+        }
+    }
+    assert!(
+        cleared > 10_000 && checks > 500,
+        "{cleared} cleared, {checks} checks"
+    );
+}

@@ -14,7 +14,7 @@ use crate::ordering::{is_capture, is_tactical, losing_capture};
 use crate::score::{is_mate, DRAW, INFINITY, MATE};
 use crate::searcher::{Probe, RootMoves, Searcher, Step, MAX_PLY};
 use crate::tt::Bound;
-use quadrille_engine::{Legality, Move, MoveKind, Position};
+use quadrille_engine::{CheckingCells, Legality, Move, MoveKind, Position};
 
 /// Quiescence plies in which a side in check tries every evasion.
 const QUIESCENCE_EVASIONS: usize = 2;
@@ -324,6 +324,8 @@ impl Searcher {
         // it scores lower, so all are quiet (bad captures rank above quiet
         // moves) and are taken unsorted.
         let mut pruning_late = false;
+        // Where a late quiet move may give check (found when first asked).
+        let mut check_cells = None;
         for k in 0..n {
             let m = if pruning_late {
                 self.order.frames[ply].take(k)
@@ -343,7 +345,9 @@ impl Searcher {
             let lmp_count = (p.lmp_base + depth * depth) / if improving { 1 } else { 2 };
             if quiet_prunable && depth <= p.lmp_depth && i as i32 >= lmp_count {
                 pruning_late = true;
-                if p.lmp_checks == 0 || !self.gives_check(pos, ply, legality.as_ref(), m) {
+                if p.lmp_checks == 0
+                    || !self.gives_check(pos, ply, legality.as_ref(), &mut check_cells, m)
+                {
                     continue;
                 }
             }
@@ -572,14 +576,22 @@ impl Searcher {
     }
 
     /// Does the (pseudo-legal) move at `ply` give check? Played and taken
-    /// back; an illegal move gives none.
+    /// back, unless the position's [`CheckingCells`] (kept in `cells` for the
+    /// node's other moves) clear it; an illegal move gives none.
     fn gives_check(
         &mut self,
         pos: &mut Position,
         ply: usize,
         legality: Option<&Legality>,
+        cells: &mut Option<CheckingCells>,
         m: Move,
     ) -> bool {
+        if !cells
+            .get_or_insert_with(|| pos.checking_cells())
+            .may_check(pos, m)
+        {
+            return false;
+        }
         if legality.is_some_and(|l| !pos.is_legal(l, m)) {
             return false;
         }
