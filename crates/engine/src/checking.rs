@@ -93,18 +93,9 @@ impl Position {
                 }
                 for l in &at.lines {
                     let ray = t.ray(l.vector, r);
-                    // The first three pieces on the ray, by index.
-                    let mut pieces = [ray.len(); 3];
-                    let mut n = 0;
-                    for (i, &c) in ray.iter().enumerate() {
-                        if self.board[c as usize] != 0 {
-                            pieces[n] = i;
-                            out.from.insert(c);
-                            n += 1;
-                            if n == 3 {
-                                break;
-                            }
-                        }
+                    let pieces = self.first_pieces(ray);
+                    for &c in pieces.iter().filter_map(|&i| ray.get(i)) {
+                        out.from.insert(c);
                     }
                     let upto = |k: usize| &ray[..(pieces[k] + 1).min(ray.len())];
                     add(&mut out.to_type, l.slide, upto(0));

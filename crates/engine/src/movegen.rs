@@ -680,6 +680,25 @@ impl Position {
         }
     }
 
+    /// Where the first three pieces on `ray` stand (indices into it,
+    /// `ray.len()` for each one missing): what attacks, pins and screens
+    /// along a line depend on.
+    #[inline]
+    pub(crate) fn first_pieces(&self, ray: &[Cell]) -> [usize; 3] {
+        let mut found = [ray.len(); 3];
+        let mut n = 0;
+        for (i, &c) in ray.iter().enumerate() {
+            if self.board[c as usize] != 0 {
+                found[n] = i;
+                n += 1;
+                if n == 3 {
+                    break;
+                }
+            }
+        }
+        found
+    }
+
     /// Where a move of the army to move might expose one of its royal
     /// pieces, when none is attacked now: cells it must not leave without
     /// the full test (the first own piece on an enemy slider's line from a
@@ -698,50 +717,35 @@ impl Position {
             let at = &t.attacks[p];
             for r in royals.iter() {
                 for l in &at.lines {
-                    // The first three pieces on the line, with their distance.
                     let ray = t.ray(l.vector, r);
-                    let mut found = [(0usize, 0 as Cell); 3];
-                    let mut n = 0;
-                    for (i, &c) in ray.iter().enumerate() {
-                        if self.board[c as usize] != 0 {
-                            found[n] = (i, c);
-                            n += 1;
-                            if n == 3 {
-                                break;
-                            }
-                        }
-                    }
-                    let own = |k: usize| k < n && army_of(self.board[found[k].1 as usize]) == army;
-                    let enemy = |k: usize| {
-                        if k < n {
-                            self.type_bit(found[k].1, pl.army)
-                        } else {
-                            0
-                        }
-                    };
+                    let found = self.first_pieces(ray);
+                    let cell = |k: usize| ray.get(found[k]).copied();
+                    let own =
+                        |k: usize| cell(k).is_some_and(|c| army_of(self.board[c as usize]) == army);
+                    let enemy = |k: usize| cell(k).map_or(0, |c| self.type_bit(c, pl.army));
                     // Own piece in front of an enemy slider: pinned.
-                    let (d1, _) = found[1];
+                    let d1 = found[1];
                     let slides = enemy(1) & l.slide != 0
                         || l.limited
                             .iter()
                             .any(|&(m, range)| enemy(1) & m != 0 && d1 < range as usize);
                     if own(0) && slides {
-                        leave.insert(found[0].1);
+                        leave.insert(ray[found[0]]);
                     }
                     if l.hop != 0 {
                         // An enemy hopper first on the line: a new screen in
                         // front of it would open its attack.
-                        if n >= 1 && enemy(0) & l.hop != 0 {
-                            for &c in &ray[..found[0].0] {
+                        if enemy(0) & l.hop != 0 {
+                            for &c in &ray[..found[0]] {
                                 enter.insert(c);
                             }
                         }
                         // An enemy hopper third: moving either of the first
                         // two leaves exactly one screen.
                         if enemy(2) & l.hop != 0 {
-                            for (k, &(_, c)) in found.iter().enumerate().take(2) {
+                            for k in 0..2 {
                                 if own(k) {
-                                    leave.insert(c);
+                                    leave.insert(ray[found[k]]);
                                 }
                             }
                         }
@@ -1000,9 +1004,8 @@ impl Position {
     /// leapers with the cells that would stop a lame one, and along each
     /// line from the royal piece every cell up to the second piece on it
     /// where one of the first two is an attacker's (a slider first, or a
-    /// hopper behind its screen). A move
-    /// of a non-royal piece that neither leaves nor enters one leaves the
-    /// check as it is. (Promotion may change which pieces are royal: not
+    /// hopper behind its screen). A move of a non-royal piece that
+    /// neither leaves nor enters one leaves the check as it is. (Promotion may change which pieces are royal: not
     /// judged by these cells.)
     fn evasion_cells(&self, royals: CellSet, attackers: u8) -> CellSet {
         let v = &*self.variant;
@@ -1033,22 +1036,12 @@ impl Position {
                 if lines.intersection(theirs).is_empty() {
                     continue;
                 }
-                for l in &t.attacks[p].lines {
+                for l in &at.lines {
                     if t.ray_set(l.vector, r).intersection(theirs).is_empty() {
                         continue;
                     }
                     let ray = t.ray(l.vector, r);
-                    let mut pieces = 0;
-                    let mut end = ray.len();
-                    for (i, &c) in ray.iter().enumerate() {
-                        if self.board[c as usize] != 0 {
-                            pieces += 1;
-                            if pieces == 2 {
-                                end = i + 1;
-                                break;
-                            }
-                        }
-                    }
+                    let end = (self.first_pieces(ray)[1] + 1).min(ray.len());
                     if ray[..end].iter().any(|&c| theirs.contains(c)) {
                         for &c in &ray[..end] {
                             cells.insert(c);

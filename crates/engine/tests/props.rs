@@ -244,24 +244,30 @@ fn corpus() -> &'static [(usize, Vec<String>)] {
     C.get_or_init(|| {
         let mut out = Vec::new();
         for (vi, v) in variants().iter().enumerate() {
-            let mut strings = Vec::new();
-            for game in 0..4 {
-                let mut rng = Rng(0xC0FFEE + game);
-                let mut pos = v.start();
-                strings.push(pos.to_string());
-                for _ in 0..200 {
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    pos.make(moves.as_slice()[rng.below(moves.len())]);
-                    strings.push(pos.to_string());
-                }
-            }
+            let strings = (0..4)
+                .flat_map(|game| random_game(v, 0xC0FFEE + game, 200))
+                .collect();
             out.push((vi, strings));
         }
         out
     })
+}
+
+/// The position strings of a random game of at most `plies` moves from
+/// the start (the start included), by `seed`.
+fn random_game(v: &Arc<Variant>, seed: u64, plies: usize) -> Vec<String> {
+    let mut rng = Rng(seed);
+    let mut pos = v.start();
+    let mut strings = vec![pos.to_string()];
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        pos.make(moves.as_slice()[rng.below(moves.len())]);
+        strings.push(pos.to_string());
+    }
+    strings
 }
 
 /// Applies character edits (0 delete, 1 insert, 2 replace) to a string.
@@ -1272,16 +1278,11 @@ fn moves_cleared_by_checking_cells_give_no_check() {
         );
     }
     for game in 0..4 {
-        let mut pos = lame.start();
-        let mut rng = Rng(0xBEEF + game);
-        for _ in 0..120 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos.make(moves.as_slice()[rng.below(moves.len())]);
-            positions.push(pos.clone());
-        }
+        positions.extend(
+            random_game(&lame, 0xBEEF + game, 120)
+                .iter()
+                .map(|s| Position::from_string(lame.clone(), s).unwrap()),
+        );
     }
     let (mut cleared, mut checks) = (0, 0);
     for mut pos in positions {

@@ -76,9 +76,9 @@ impl Frame {
 
     /// [`Frame::pick`] where captures wait for their static exchange
     /// ([`Ordering::score`] with `see`): a capture about to be taken is
-    /// judged first and, when it loses material, put back among the bad
-    /// captures. The order is the one judging every capture up front
-    /// would give (a capture put back is swapped back to where it stood).
+    /// judged first and, when it loses material, scored among the bad
+    /// captures where it stands, before anything moves. The order is the
+    /// one judging every capture up front would give.
     pub fn pick_judged(&mut self, i: usize, pos: &Position, value: &[i32]) -> Move {
         loop {
             let b = self.best_from(i);
