@@ -70,6 +70,19 @@ export async function clickCell(page, cell) {
   await page.locator(`svg.board [data-cell="${cell}"]`).click();
 }
 
+/** The box of a cell on screen. The board is drawn again whenever a view
+ *  of the game arrives (a move's answer, then the live update it sets
+ *  off), which can detach the cell between finding and measuring it;
+ *  Playwright then answers null, so ask again. */
+export async function cellBox(page, cell) {
+  for (let tries = 0; tries < 50; tries++) {
+    const box = await page.locator(`svg.board [data-cell="${cell}"]`).boundingBox();
+    if (box) return box;
+    await page.waitForTimeout(20);
+  }
+  throw new Error(`cell ${cell} has no box on screen`);
+}
+
 /** Plays a move by two clicks and waits until the move list grows. */
 export async function clickMove(page, from, to) {
   const before = await page.locator('#moves li[data-ply]').count();

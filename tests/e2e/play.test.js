@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, api, clickCell, clickMove, shotsDir } from './helpers.js';
+import { serverAndBrowser, api, cellBox, clickCell, clickMove, shotsDir } from './helpers.js';
 
 const ctx = serverAndBrowser();
 
@@ -41,8 +41,8 @@ test('a two-player game by clicks and a drag survives a reload; a second browser
   // Hot-seat: the same browser holds Black's seat too.
   await clickMove(page, 'e7', 'e5');
   // A drag: g1 to f3.
-  const from = await page.locator('svg.board [data-cell="g1"]').boundingBox();
-  const to = await page.locator('svg.board [data-cell="f3"]').boundingBox();
+  const from = await cellBox(page, 'g1');
+  const to = await cellBox(page, 'f3');
   await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
   await page.mouse.down();
   await page.mouse.move(from.x + 10, from.y + 10, { steps: 3 });
