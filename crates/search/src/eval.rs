@@ -53,6 +53,8 @@ struct AttackMap {
     pawn_attacks: [CellSet; MAX_ARMIES],
     /// Each army's pawns.
     pawns: [CellSet; MAX_ARMIES],
+    /// Each army's other non-royal pieces.
+    pieces: [CellSet; MAX_ARMIES],
     /// Each army's royal pieces and the cells next to them.
     zone: [CellSet; MAX_ARMIES],
     /// `[attacker][victim]`: attacks on the victim's zone, and the pieces
@@ -78,9 +80,10 @@ impl AttackMap {
         self.pawns[a].insert(cell);
     }
 
-    /// Another non-royal piece of army `a`, attacking `attacks`.
-    fn piece(&mut self, v: &Variant, a: usize, attacks: &CellSet) {
+    /// Another non-royal piece of army `a` on `cell`, attacking `attacks`.
+    fn piece(&mut self, v: &Variant, a: usize, attacks: &CellSet, cell: Cell) {
         self.attacks[a] = self.attacks[a].union(attacks);
+        self.pieces[a].insert(cell);
         for e in v.hostile_armies(a as u8) {
             let hits = attacks.intersection(&self.zone[e]).len() as i32;
             self.zone_hits[a][e] += hits;
@@ -185,6 +188,8 @@ impl Eval {
             || w.hanging != 0
             || w.king_attack != 0;
         let mut map = AttackMap::default();
+        // Each army's pieces other than pawns, for the safety of royal ones.
+        let mut officers = [CellSet::EMPTY; MAX_ARMIES];
         if w.king_attack != 0 {
             map.royal_zones(pos, k, n);
         }
@@ -206,6 +211,9 @@ impl Eval {
                 }
                 let royal = royal_types >> t & 1 != 0;
                 let pawn = k.pawn_types >> t & 1 != 0;
+                if !pawn {
+                    officers[a].insert(c);
+                }
                 // Learnt mobility and threats need every piece's attacks.
                 let act = (!pawn && (ACTIVITY || (extra && !royal)))
                     .then(|| pos.piece_activity(c, owner));
@@ -238,7 +246,7 @@ impl Eval {
                 let moves = match &act {
                     Some(act) => {
                         if extra {
-                            map.piece(v, a, &act.attacks);
+                            map.piece(v, a, &act.attacks, c);
                         }
                         act.moves
                     }
@@ -260,7 +268,7 @@ impl Eval {
         for a in 0..n {
             score[a] += royal_centre[a] * (256 - phase) / 256;
             score[a] += (learnt[a][0] * phase + learnt[a][1] * (256 - phase)) / 256;
-            score[a] += self.royal_safety(pos, a as u8) * phase / 256;
+            score[a] += self.royal_safety(pos, a as u8, &officers) * phase / 256;
             if extra {
                 self.pawns_threats_attacks(pos, a, &map, phase, &mut score);
             }
@@ -294,19 +302,17 @@ impl Eval {
         }
         let to_move = pos.army_to_move() as usize;
         for b in 0..n {
-            for c in pos.army_cells(b as u8).iter() {
-                let victim = pos.piece_at(c).map_or(0, |p| p.kind);
-                let defended = all[b].contains(c);
-                for e in v.hostile_armies(b as u8) {
-                    if !all[e].contains(c) {
-                        continue;
-                    }
-                    for (t, attacks) in by_type(e).iter().enumerate() {
-                        if attacks.contains(c) {
-                            let kind = Knowledge::threat_kind(e == to_move, defended);
-                            let f = self.know.threat_feature(t as u8, victim, kind);
-                            emit(e, f);
-                        }
+            let pieces = pos.army_cells(b as u8);
+            for e in v.hostile_armies(b as u8) {
+                let hit = pieces.intersection(&all[e]);
+                if hit.is_empty() {
+                    continue;
+                }
+                for (t, attacks) in by_type(e).iter().enumerate() {
+                    for c in attacks.intersection(&hit).iter() {
+                        let victim = pos.piece_at(c).map_or(0, |p| p.kind);
+                        let kind = Knowledge::threat_kind(e == to_move, all[b].contains(c));
+                        emit(e, self.know.threat_feature(t as u8, victim, kind));
                     }
                 }
             }
@@ -396,30 +402,21 @@ impl Eval {
                 score[a] += w.passed * k.promotion(owner, t, c) * (512 - phase) / (256 * 100);
             }
         }
-        // Threats to this army's pieces: a non-pawn attacked by a pawn, a
-        // piece attacked and not defended.
-        let royal_types = k.royal_types[a];
-        for c in pos.army_cells(army).iter() {
-            let t = pos.piece_at(c).map_or(0, |p| p.kind);
-            if royal_types >> t & 1 != 0 {
-                continue;
-            }
-            let pawn = k.pawn_types >> t & 1 != 0;
-            let defended = map.attacks[a].contains(c);
-            for e in v.hostile_armies(army) {
-                if !pawn && map.pawn_attacks[e].contains(c) {
-                    score[e] += w.pawn_threat;
-                }
-                if !defended && map.attacks[e].contains(c) {
-                    score[e] += w.hanging;
-                }
-            }
+        // Threats to this army's pieces (royal ones aside): a non-pawn
+        // attacked by a pawn, a piece attacked and not defended.
+        let undefended = map.pieces[a]
+            .union(&map.pawns[a])
+            .difference(&map.attacks[a]);
+        for e in v.hostile_armies(army) {
+            let by_pawns = map.pieces[a].intersection(&map.pawn_attacks[e]).len() as i32;
+            let hanging = undefended.intersection(&map.attacks[e]).len() as i32;
+            score[e] += w.pawn_threat * by_pawns + w.hanging * hanging;
         }
     }
 
     /// Shelter by own pieces next to each royal piece, and enemy pieces
-    /// close to it.
-    fn royal_safety(&self, pos: &Position, army: u8) -> i32 {
+    /// close to it (`officers`: each army's pieces other than pawns).
+    fn royal_safety(&self, pos: &Position, army: u8, officers: &[CellSet; MAX_ARMIES]) -> i32 {
         let Some(royals) = pos.royal_cells(army) else {
             return 0;
         };
@@ -429,10 +426,7 @@ impl Eval {
         // Hostile pieces other than pawns: the ones that count as near.
         let mut hostile = CellSet::EMPTY;
         for e in (0..v.armies.len() as u8).filter(|&e| v.hostile(e, army)) {
-            hostile = hostile.union(&pos.army_cells(e));
-            for t in (0..v.pieces.len()).filter(|t| k.pawn_types >> t & 1 != 0) {
-                hostile = hostile.difference(&pos.type_cells(e, t as u8));
-            }
+            hostile = hostile.union(&officers[e as usize]);
         }
         let mut s = 0;
         for r in royals.iter() {
