@@ -621,23 +621,24 @@ fn attachment(id: &str, ext: &str, kind: &str, text: String) -> impl IntoRespons
     )
 }
 
-/// Server-sent events: an `update` event with the number of moves at once
-/// and after every change (a move, the AI starting or stopping to think).
+/// Server-sent events: an `update` event with the game's version (the
+/// length of its log, as in the view) at once and after every change (a
+/// move, an action, the AI starting or stopping to think).
 pub async fn events(
     State(st): State<AppState>,
     Path(id): Path<String>,
 ) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
     let shared: SharedGame = st.game(&id)?;
-    let (rx, ply) = {
+    let (rx, version) = {
         let g = shared.lock().await;
-        (g.events.subscribe(), g.played.len())
+        (g.events.subscribe(), g.log_len)
     };
-    let event = |ply: usize| {
+    let event = |version: usize| {
         Ok(Event::default()
             .event("update")
-            .data(format!("{{\"ply\":{ply}}}")))
+            .data(format!("{{\"version\":{version}}}")))
     };
-    let first = stream::once(async move { event(ply) });
+    let first = stream::once(async move { event(version) });
     let rest = stream::unfold(rx, move |mut rx| async move {
         loop {
             match rx.recv().await {

@@ -563,12 +563,24 @@ async fn live_updates_announce_every_move() {
     assert_eq!(resp.status(), StatusCode::OK);
     assert_eq!(resp.headers()["content-type"], "text/event-stream");
     let mut body = resp.into_body();
-    let first = next_event_with(&mut body, "\"ply\":0").await;
+    // The events carry the view's version (`GameView::version`: it grows
+    // with every line of the log, moves and actions alike).
+    let first = next_event_with(&mut body, "\"version\":0").await;
     assert!(first.contains("event: update"), "{first}");
     app.play(&id, tokens[0].as_deref().unwrap(), "g1f3").await;
-    next_event_with(&mut body, "\"ply\":1").await;
+    next_event_with(&mut body, "\"version\":1").await;
     app.play(&id, tokens[1].as_deref().unwrap(), "g8f6").await;
-    next_event_with(&mut body, "\"ply\":2").await;
+    next_event_with(&mut body, "\"version\":2").await;
+    let (s, view) = app
+        .post(
+            &format!("/api/games/{id}/actions"),
+            json!({"action": "resign", "token": tokens[0].as_deref().unwrap()}),
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK, "{view}");
+    let resigned = view["version"].as_u64().unwrap();
+    assert!(resigned > 2, "{view}");
+    next_event_with(&mut body, &format!("\"version\":{resigned}")).await;
     let (s, e) = app.get("/api/games/nope/events").await;
     assert_eq!((s, code(&e)), (StatusCode::NOT_FOUND, "game_not_found"));
 }
