@@ -1005,8 +1005,9 @@ impl Position {
     /// line from the royal piece every cell up to the second piece on it
     /// where one of the first two is an attacker's (a slider first, or a
     /// hopper behind its screen). A move of a non-royal piece that
-    /// neither leaves nor enters one leaves the check as it is. (Promotion may change which pieces are royal: not
-    /// judged by these cells.)
+    /// neither leaves nor enters one leaves the check as it is.
+    /// (Promotion may change which pieces are royal: not judged by these
+    /// cells.)
     fn evasion_cells(&self, royals: CellSet, attackers: u8) -> CellSet {
         let v = &*self.variant;
         let t = &v.tables;
