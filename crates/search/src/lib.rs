@@ -29,6 +29,7 @@
 //! ```
 
 pub mod arena;
+mod correction;
 pub mod eval;
 pub mod limits;
 mod maxn;

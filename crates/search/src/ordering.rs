@@ -166,6 +166,12 @@ pub(crate) struct Ordering {
     played: Vec<Option<u32>>,
     /// Use the continuation history (set per search).
     pub use_continuation: bool,
+    /// Capture history, `[(mover * cells + to) * (pieces + 1) + victim]`
+    /// (victim `pieces` for none: a promotion); used where
+    /// `use_capture_history` (set per search).
+    capture_history: Vec<i32>,
+    pieces: usize,
+    pub use_capture_history: bool,
     pub frames: Vec<Frame>,
 }
 
@@ -179,6 +185,9 @@ impl Ordering {
             pieces_cells: 0,
             played: vec![None; max_ply + 1],
             use_continuation: false,
+            capture_history: Vec::new(),
+            pieces: 0,
+            use_capture_history: false,
             frames: (0..=max_ply).map(|_| Frame::new()).collect(),
         }
     }
@@ -198,6 +207,8 @@ impl Ordering {
         };
         self.played.fill(None);
         self.killers.fill([None; 2]);
+        self.pieces = pieces;
+        self.capture_history = vec![0; pieces * cells * (pieces + 1)];
     }
 
     /// Between searches: killers are forgotten, history fades.
@@ -207,6 +218,9 @@ impl Ordering {
             *h /= 2;
         }
         for h in &mut self.continuation {
+            *h /= 2;
+        }
+        for h in &mut self.capture_history {
             *h /= 2;
         }
     }
@@ -280,7 +294,7 @@ impl Ordering {
                         MoveKind::EnPassant => mover,
                         _ => pos.piece_at(m.to).map_or(0, |p| value[p.kind as usize]),
                     };
-                    let order = victim * 64 - mover + gain * 64;
+                    let order = victim * 64 - mover + gain * 64 + self.capture_score(pos, m) / 2;
                     // By static exchange: judged when about to be taken.
                     self.frames[ply].unjudged[i] = see && gain == 0;
                     if !see
@@ -330,6 +344,44 @@ impl Ordering {
             s += self.continuation[i] as i32;
         }
         s
+    }
+
+    /// Where capture history is in use, the entry of a capture or
+    /// promotion.
+    #[inline]
+    fn capture_slot(&self, pos: &Position, m: Move) -> Option<usize> {
+        if !self.use_capture_history || self.capture_history.is_empty() {
+            return None;
+        }
+        let mover = pos.piece_at(m.from)?.kind as usize;
+        let victim = match m.kind {
+            MoveKind::EnPassant => mover,
+            _ => pos.piece_at(m.to).map_or(self.pieces, |p| p.kind as usize),
+        };
+        Some((mover * self.cells + m.to as usize) * (self.pieces + 1) + victim)
+    }
+
+    /// How a capture or promotion has fared (0 without capture history).
+    #[inline]
+    fn capture_score(&self, pos: &Position, m: Move) -> i32 {
+        self.capture_slot(pos, m)
+            .map_or(0, |i| self.capture_history[i])
+    }
+
+    /// A node was cut at `depth` (in `pos`, before the move): the capture
+    /// or promotion that cut it, if it was one, rises and the ones `tried`
+    /// before it fall.
+    pub fn capture_cutoff(&mut self, pos: &Position, depth: i32, m: Option<Move>, tried: &[Move]) {
+        let bonus = (depth * depth).min(400);
+        for (t, b) in m
+            .iter()
+            .map(|&m| (m, bonus))
+            .chain(tried.iter().map(|&t| (t, -bonus)))
+        {
+            if let Some(i) = self.capture_slot(pos, t) {
+                Self::nudge(&mut self.capture_history[i], b);
+            }
+        }
     }
 
     /// Is the move one of the killers at `ply`?
@@ -397,6 +449,35 @@ mod tests {
         let second = f.pick(1);
         assert_eq!(pos.move_to_string(first), "c4d5");
         assert_eq!(pos.move_to_string(second), "c4b5");
+    }
+
+    #[test]
+    fn capture_history_orders_captures() {
+        let v = embedded::variant("chess").unwrap();
+        // The pawn on c4 or the Knight on f4 can take the Queen on d5.
+        let pos = Position::from_string(v.clone(), "4k3/8/8/3q4/2P2N2/8/8/4K3 w - - 0 1").unwrap();
+        let value: Vec<i32> = vec![0, 900, 500, 330, 320, 100];
+        let first = |o: &mut Ordering| {
+            let mut p = pos.clone();
+            p.legal_moves_into(&mut o.frames[0].moves);
+            o.score(&pos, 0, None, &value, false);
+            pos.move_to_string(o.frames[0].pick(0))
+        };
+        let mut o = Ordering::new(4);
+        o.use_capture_history = true;
+        o.reset(2, v.pieces.len(), v.geometry.size());
+        let (cxd5, nxd5) = (
+            pos.parse_move("c4d5").unwrap(),
+            pos.parse_move("f4d5").unwrap(),
+        );
+        // The cheaper attacker first, until the Knight's capture cuts
+        // nodes where the pawn's failed.
+        assert_eq!(first(&mut o), "c4d5");
+        o.capture_cutoff(&pos, 6, Some(nxd5), &[cxd5]);
+        assert_eq!(first(&mut o), "f4d5");
+        // Switched off, the history is not read.
+        o.use_capture_history = false;
+        assert_eq!(first(&mut o), "c4d5");
     }
 
     #[test]

@@ -93,6 +93,15 @@ pub struct Params {
     /// With a clock, the share (percent) of the usual time budget to spend
     /// on a move: an iteration starts only before half of it is gone.
     pub time_use: i32,
+    /// Correction history ([`crate::correction`]): the static score is
+    /// corrected by what searches of positions with the same pawns found,
+    /// by this many centipawns at most (0 off).
+    pub correction: i32,
+    /// Captures are also ordered by how the same piece taking the same
+    /// kind on the same cell has fared (capture history; 0 off, 1 on).
+    pub capture_history: i32,
+    /// Quiescence reads and writes the transposition table (0 no, 1 yes).
+    pub q_table: i32,
     /// Aspiration window: first half-width, and the depth it starts at.
     pub aspiration_delta: i32,
     pub aspiration_depth: i32,
@@ -144,6 +153,9 @@ impl Default for Params {
             check_nodes: 0,
             time_stability: 0,
             time_use: 100,
+            correction: 0,
+            q_table: 0,
+            capture_history: 0,
             aspiration_delta: 30,
             aspiration_depth: 5,
             explicit: 0,
@@ -164,7 +176,7 @@ impl Params {
     }
 
     /// Every parameter by name (the field's), the one list that names them.
-    fn fields(&mut self) -> [(&'static str, &mut i32); 35] {
+    fn fields(&mut self) -> [(&'static str, &mut i32); 38] {
         [
             ("rfp_margin", &mut self.rfp_margin),
             ("rfp_depth", &mut self.rfp_depth),
@@ -199,6 +211,9 @@ impl Params {
             ("check_nodes", &mut self.check_nodes),
             ("time_stability", &mut self.time_stability),
             ("time_use", &mut self.time_use),
+            ("correction", &mut self.correction),
+            ("q_table", &mut self.q_table),
+            ("capture_history", &mut self.capture_history),
             ("aspiration_delta", &mut self.aspiration_delta),
             ("aspiration_depth", &mut self.aspiration_depth),
         ]

@@ -2,6 +2,7 @@
 //! variant (two sides: PVS; more: Best-Reply Search or Paranoid), runs
 //! iterative deepening within the limits and reports each iteration.
 
+use crate::correction::Correction;
 use crate::eval::{Eval, EvalCache, Terms};
 use crate::limits::{stability_percent, Budget, Limits, MAX_DEPTH};
 use crate::ordering::Ordering;
@@ -135,6 +136,8 @@ pub struct Searcher {
     /// `order`).
     pub(crate) values: Vec<i32>,
     pub(crate) order: Ordering,
+    /// Two sides: what searches found beyond the static score, by pawns.
+    pub(crate) correction: Correction,
     /// Triangular table of principal variations, by ply.
     pub(crate) pv: Vec<Vec<Move>>,
     pub(crate) nodes: u64,
@@ -225,6 +228,7 @@ impl Searcher {
             eval: None,
             values: Vec::new(),
             order: Ordering::new(MAX_PLY),
+            correction: Correction::default(),
             pv: vec![Vec::new(); MAX_PLY + 1],
             nodes: 0,
             seldepth: 0,
@@ -288,8 +292,15 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.helpers.clear();
         self.tt.clear();
+        self.forget_history();
+    }
+
+    /// Empties the move-ordering history and the correction history, sized
+    /// for the evaluation's variant.
+    fn forget_history(&mut self) {
         if let Some(e) = &self.eval {
             let v = e.variant.clone();
+            self.correction.reset(e.know.pawn_types);
             self.order
                 .reset(v.players.len(), v.pieces.len(), v.geometry.size());
         }
@@ -310,8 +321,7 @@ impl Searcher {
             self.use_params(self.options.params.for_variant(&v.name));
             self.values = eval.know.value.clone();
             self.eval = Some(eval);
-            self.order
-                .reset(v.players.len(), v.pieces.len(), v.geometry.size());
+            self.forget_history();
             if self.helper == 0 {
                 self.tt.clear();
             }
@@ -326,6 +336,7 @@ impl Searcher {
             self.reductions = reductions(&params);
             self.params = params;
         }
+        self.order.use_capture_history = params.capture_history > 0;
         let continuation = params.continuation > 0;
         if continuation != self.order.use_continuation {
             self.order.use_continuation = continuation;

@@ -8,7 +8,8 @@
 //! and continuation-history pruning, pruning by the depth after reduction,
 //! cut-node reductions, reductions of checks (all, or those losing the
 //! checking piece), the table's score as static score, nodes in check
-//! pruned like the others.
+//! pruned like the others, the static score corrected by the correction
+//! history, capture history, the table in quiescence.
 
 use crate::ordering::{is_capture, is_tactical, losing_capture};
 use crate::score::{is_mate, DRAW, INFINITY, MATE};
@@ -232,10 +233,13 @@ impl Searcher {
         // In check the node is searched in full, unless `check_nodes`
         // lets it be pruned like the others.
         let guarded = in_check && p.check_nodes == 0;
-        let static_eval = if guarded {
-            -INFINITY
+        // The evaluation's score, and that score corrected by what the
+        // searches of the same pawns found (the one the pruning uses).
+        let (raw_eval, static_eval) = if guarded {
+            (-INFINITY, -INFINITY)
         } else {
-            self.static_two(pos)
+            let raw = self.static_two(pos);
+            (raw, self.corrected(pos, raw))
         };
         self.evals[ply] = static_eval;
         // The table's score, where its bound says the truth lies beyond the
@@ -319,6 +323,8 @@ impl Searcher {
         let mut best_move: Option<Move> = None;
         let mut quiets = [Move::DROP_OUT; MAX_QUIETS];
         let mut n_quiets = 0;
+        let mut captures = [Move::DROP_OUT; MAX_QUIETS];
+        let mut n_captures = 0;
         let mut legal = 0;
         // Set when late move pruning skips its first move: every move after
         // it scores lower, so all are quiet (bad captures rank above quiet
@@ -476,6 +482,9 @@ impl Searcher {
                     if !tactical {
                         self.order.cutoff(pos, ply, depth, m, &quiets[..n_quiets]);
                     }
+                    let by_capture = tactical.then_some(m);
+                    self.order
+                        .capture_cutoff(pos, depth, by_capture, &captures[..n_captures]);
                     break;
                 }
                 Step::Raised => best_move = Some(m),
@@ -484,6 +493,9 @@ impl Searcher {
             if !tactical && n_quiets < MAX_QUIETS {
                 quiets[n_quiets] = m;
                 n_quiets += 1;
+            } else if tactical && n_captures < MAX_QUIETS {
+                captures[n_captures] = m;
+                n_captures += 1;
             }
         }
         if legal == 0 {
@@ -495,8 +507,31 @@ impl Searcher {
         }
         if excluded.is_none() {
             self.store(key, best_move, best, (original_alpha, beta), depth, ply);
+            // The correction learns where the result says which way the
+            // static score erred: not from a cut the static score foresaw
+            // or a fail-low it did not, nor from captures' results.
+            if p.correction > 0
+                && !in_check
+                && !is_mate(best)
+                && best_move.is_none_or(|m| !is_tactical(pos, m, &self.values))
+                && !(best >= beta && best <= static_eval)
+                && !(best <= original_alpha && best >= static_eval)
+            {
+                self.correction
+                    .update(pos, depth, best - raw_eval, p.correction);
+            }
         }
         best
+    }
+
+    /// The static score `raw` with the correction history's correction,
+    /// where the parameters use it.
+    fn corrected(&self, pos: &Position, raw: i32) -> i32 {
+        if self.params.correction > 0 && !is_mate(raw) {
+            raw + self.correction.get(pos)
+        } else {
+            raw
+        }
     }
 
     /// Singular extension (Stockfish's step 14): is the table's move much
@@ -631,12 +666,26 @@ impl Searcher {
         if let Some(s) = self.node_start(pos, ply) {
             return s;
         }
+        // With `q_table`, quiescence reads and writes the table too (as
+        // depth 0: any stored result is deep enough).
+        let key = pos.key();
+        let original_alpha = alpha;
+        let table_move = if self.params.q_table > 0 {
+            let probe = self.probe(key, 0, (alpha, beta), ply, beta - alpha == 1);
+            if let Some(s) = probe.cutoff {
+                return s;
+            }
+            probe.mv
+        } else {
+            None
+        };
         let evasions =
             q < QUIESCENCE_EVASIONS && self.params.check_nodes < 2 && self.in_check(pos, ply);
         let mut best = -INFINITY;
         if !evasions {
             // Most nodes end here, before any move is generated.
-            best = self.static_two(pos);
+            let raw = self.static_two(pos);
+            best = self.corrected(pos, raw);
             if best >= beta {
                 return best;
             }
@@ -666,9 +715,10 @@ impl Searcher {
             return best;
         }
         let see = self.params.see_depth > 0;
-        self.order.score(pos, ply, None, &self.values, see);
+        self.order.score(pos, ply, table_move, &self.values, see);
         let army = pos.army_to_move();
         self.sides[ply] = army;
+        let mut best_move = None;
         for i in 0..n {
             let m = self.order.frames[ply].pick_judged(i, pos, &self.values);
             if !evasions && is_capture(pos, m) && m.promotion.is_none() {
@@ -705,9 +755,17 @@ impl Searcher {
             if self.stopped {
                 return 0;
             }
-            if self.raise(ply, m, s, &mut best, &mut alpha, beta) == Step::Cutoff {
-                break;
+            match self.raise(ply, m, s, &mut best, &mut alpha, beta) {
+                Step::Cutoff => {
+                    best_move = Some(m);
+                    break;
+                }
+                Step::Raised => best_move = Some(m),
+                _ => {}
             }
+        }
+        if self.params.q_table > 0 {
+            self.store(key, best_move, best, (original_alpha, beta), 0, ply);
         }
         best
     }
@@ -751,6 +809,9 @@ mod tests {
             "lmr_checks:2",
             "check_nodes:1",
             "check_nodes:2",
+            "correction:64",
+            "q_table:1",
+            "capture_history:1",
         ] {
             let mut options = plain;
             for s in setting.split(',') {
