@@ -372,6 +372,10 @@ impl Ordering {
     /// or promotion that cut it, if it was one, rises and the ones `tried`
     /// before it fall.
     pub fn capture_cutoff(&mut self, pos: &Position, depth: i32, m: Option<Move>, tried: &[Move]) {
+        // Every cutoff comes here: without the history, nothing to walk.
+        if !self.use_capture_history {
+            return;
+        }
         let bonus = (depth * depth).min(400);
         for (t, b) in m
             .iter()

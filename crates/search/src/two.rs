@@ -19,7 +19,8 @@ use quadrille_engine::{CheckingCells, Legality, Move, MoveKind, Position};
 
 /// Quiescence plies in which a side in check tries every evasion.
 const QUIESCENCE_EVASIONS: usize = 2;
-/// Quiet moves remembered per node for the history malus.
+/// Quiet moves (and, apart, captures) remembered per node for the
+/// history malus.
 const MAX_QUIETS: usize = 64;
 
 /// How a node is searched, besides its window.
