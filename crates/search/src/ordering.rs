@@ -94,6 +94,12 @@ impl Frame {
         }
     }
 
+    /// Is the `i`-th move taken the table's move, a capture not judged
+    /// losing, or a promotion (what comes before the killers)?
+    pub fn is_good_tactical(&self, i: usize) -> bool {
+        self.scores[i] >= PROMOTION
+    }
+
     /// Was the `i`-th move taken judged a losing capture?
     pub fn is_bad_capture(&self, i: usize) -> bool {
         (BAD_CAPTURE..KILLER).contains(&self.scores[i])

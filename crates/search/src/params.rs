@@ -80,6 +80,10 @@ pub struct Params {
     /// deeper, 2 only checking moves that do not lose material by static
     /// exchange.
     pub check_extension: i32,
+    /// Mode 1 extends a node in check only from this depth on (counted at
+    /// the node, before the extension): near the leaves checks are many
+    /// where royal Queens and Marshals give them (0: at every depth).
+    pub check_ext_depth: i32,
     /// Nodes in check are pruned and reduced like the others (static
     /// score, reverse futility, futility, static exchange and late move
     /// pruning, late move reductions; never the null move): 0 no, 1 yes,
@@ -102,6 +106,10 @@ pub struct Params {
     pub capture_history: i32,
     /// Quiescence reads and writes the transposition table (0 no, 1 yes).
     pub q_table: i32,
+    /// ProbCut: at a node of depth 5 or more not on the principal line, a
+    /// capture whose search four plies shallower beats beta by this margin
+    /// (centipawns; 0 off) cuts the node.
+    pub probcut_margin: i32,
     /// Aspiration window: first half-width, and the depth it starts at.
     pub aspiration_delta: i32,
     pub aspiration_depth: i32,
@@ -150,12 +158,14 @@ impl Default for Params {
             see_capture_margin: 100,
             see_quiet_margin: 30,
             check_extension: 1,
+            check_ext_depth: 0,
             check_nodes: 0,
             time_stability: 0,
             time_use: 100,
             correction: 0,
             q_table: 0,
             capture_history: 0,
+            probcut_margin: 0,
             aspiration_delta: 30,
             aspiration_depth: 5,
             explicit: 0,
@@ -176,7 +186,7 @@ impl Params {
     }
 
     /// Every parameter by name (the field's), the one list that names them.
-    fn fields(&mut self) -> [(&'static str, &mut i32); 38] {
+    fn fields(&mut self) -> [(&'static str, &mut i32); 40] {
         [
             ("rfp_margin", &mut self.rfp_margin),
             ("rfp_depth", &mut self.rfp_depth),
@@ -208,12 +218,14 @@ impl Params {
             ("see_capture_margin", &mut self.see_capture_margin),
             ("see_quiet_margin", &mut self.see_quiet_margin),
             ("check_extension", &mut self.check_extension),
+            ("check_ext_depth", &mut self.check_ext_depth),
             ("check_nodes", &mut self.check_nodes),
             ("time_stability", &mut self.time_stability),
             ("time_use", &mut self.time_use),
             ("correction", &mut self.correction),
             ("q_table", &mut self.q_table),
             ("capture_history", &mut self.capture_history),
+            ("probcut_margin", &mut self.probcut_margin),
             ("aspiration_delta", &mut self.aspiration_delta),
             ("aspiration_depth", &mut self.aspiration_depth),
         ]

@@ -9,7 +9,8 @@
 //! cut-node reductions, reductions of checks (all, or those losing the
 //! checking piece), the table's score as static score, nodes in check
 //! pruned like the others, the static score corrected by the correction
-//! history, capture history, the table in quiescence.
+//! history, capture history, the table in quiescence, ProbCut; the check
+//! extension limited to nodes of some depth.
 
 use crate::ordering::{is_capture, is_tactical, losing_capture};
 use crate::score::{is_mate, DRAW, INFINITY, MATE};
@@ -197,7 +198,11 @@ impl Searcher {
         // Check extension, within twice the iteration's depth: games with
         // several royal pieces can check on and on. (Mode 2 extends at the
         // parent instead, only checks that do not lose material.)
-        if in_check && self.params.check_extension == 1 && self.may_extend(ply) {
+        if in_check
+            && self.params.check_extension == 1
+            && depth >= self.params.check_ext_depth
+            && self.may_extend(ply)
+        {
             depth += 1;
         }
         if depth <= 0 {
@@ -300,6 +305,43 @@ impl Searcher {
                 return if is_mate(s) { beta } else { s };
             }
             // The null search used the next ply's frame only.
+        }
+        // ProbCut: a good capture that beats beta by a margin four plies
+        // shallower would beat it at full depth too.
+        if p.probcut_margin > 0
+            && !pv_node
+            && !in_check
+            && excluded.is_none()
+            && depth >= 5
+            && !is_mate(beta)
+        {
+            let probcut_beta = beta + p.probcut_margin;
+            // Not when the table already knows better.
+            let known_below =
+                matches!(probe.entry, Some((s, _, d)) if d >= depth - 3 && s < probcut_beta);
+            if !known_below {
+                let found = self.probcut(
+                    pos,
+                    (ply, depth),
+                    (probcut_beta, static_eval),
+                    node,
+                    (table_move, legality.as_ref()),
+                );
+                if self.stopped {
+                    return 0;
+                }
+                if let Some((s, m)) = found {
+                    self.store(
+                        key,
+                        Some(m),
+                        s,
+                        (probcut_beta - 1, probcut_beta),
+                        depth - 3,
+                        ply,
+                    );
+                    return s;
+                }
+            }
         }
         // Without a table move a deep node is likely new: search it
         // shallower (internal iterative reduction).
@@ -590,6 +632,49 @@ impl Searcher {
         }
     }
 
+    /// ProbCut's searches: the good captures (and promotions) that win at
+    /// least `probcut_beta` less the static score by static exchange, each
+    /// tried by quiescence and then four plies shallower than `depth`
+    /// against `probcut_beta`; the first score that holds and its move.
+    fn probcut(
+        &mut self,
+        pos: &mut Position,
+        (ply, depth): (usize, i32),
+        (probcut_beta, static_eval): (i32, i32),
+        node: Node,
+        (table_move, legality): (Option<Move>, Option<&Legality>),
+    ) -> Option<(i32, Move)> {
+        let table_move = table_move.filter(|&m| is_tactical(pos, m, &self.values));
+        let see = self.params.see_depth > 0;
+        self.order.score(pos, ply, table_move, &self.values, see);
+        let window = (probcut_beta - 1, probcut_beta);
+        for k in 0..self.order.frames[ply].len() {
+            let m = self.order.frames[ply].pick_judged(k, pos, &self.values);
+            if !self.order.frames[ply].is_good_tactical(k) {
+                break;
+            }
+            if !pos.see_at_least(m, &self.values, probcut_beta - static_eval)
+                || legality.is_some_and(|l| !pos.is_legal(l, m))
+            {
+                continue;
+            }
+            self.order.record(pos, ply, Some(m));
+            pos.make(m);
+            let mut s = self.child_q(pos, window.0, window.1, ply, 0);
+            if s >= probcut_beta && !self.stopped {
+                s = self.child(pos, depth - 4, window, ply, !node.cut);
+            }
+            pos.unmake();
+            if self.stopped {
+                return None;
+            }
+            if s >= probcut_beta {
+                return Some((s, m));
+            }
+        }
+        None
+    }
+
     /// Fills the frame at `ply` with the moves to try: pseudo-legal ones and
     /// the position's [`Legality`] to judge each by, in two-player games
     /// without drop-outs (only captures and promotions unless `quiets`);
@@ -803,6 +888,7 @@ mod tests {
             "singular_depth:4",
             "history_prune_depth:3,history_prune:200",
             "check_extension:2",
+            "check_ext_depth:4",
             "continuation:1",
             "continuation:1,continuation_prune:4",
             "prune_lmr_depth:1",
@@ -813,6 +899,7 @@ mod tests {
             "correction:64",
             "q_table:1",
             "capture_history:1",
+            "probcut_margin:200",
         ] {
             let mut options = plain;
             for s in setting.split(',') {
