@@ -106,6 +106,10 @@ pub struct Params {
     pub capture_history: i32,
     /// Quiescence reads and writes the transposition table (0 no, 1 yes).
     pub q_table: i32,
+    /// Quiescence answers a check with every evasion (instead of standing
+    /// on the static score) for its first this many plies (eight lost
+    /// -109 Elo in Magna Carta, one was even: docs/performance.md).
+    pub q_evasions: i32,
     /// ProbCut: at a node of depth 5 or more not on the principal line, a
     /// capture whose search four plies shallower beats beta by this margin
     /// (centipawns; 0 off) cuts the node.
@@ -164,6 +168,7 @@ impl Default for Params {
             time_use: 100,
             correction: 0,
             q_table: 0,
+            q_evasions: 2,
             capture_history: 0,
             probcut_margin: 0,
             aspiration_delta: 30,
@@ -186,7 +191,7 @@ impl Params {
     }
 
     /// Every parameter by name (the field's), the one list that names them.
-    fn fields(&mut self) -> [(&'static str, &mut i32); 40] {
+    fn fields(&mut self) -> [(&'static str, &mut i32); 41] {
         [
             ("rfp_margin", &mut self.rfp_margin),
             ("rfp_depth", &mut self.rfp_depth),
@@ -224,6 +229,7 @@ impl Params {
             ("time_use", &mut self.time_use),
             ("correction", &mut self.correction),
             ("q_table", &mut self.q_table),
+            ("q_evasions", &mut self.q_evasions),
             ("capture_history", &mut self.capture_history),
             ("probcut_margin", &mut self.probcut_margin),
             ("aspiration_delta", &mut self.aspiration_delta),

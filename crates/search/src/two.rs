@@ -18,8 +18,6 @@ use crate::searcher::{Probe, RootMoves, Searcher, Step, MAX_PLY};
 use crate::tt::Bound;
 use quadrille_engine::{CheckingCells, Legality, Move, MoveKind, Position};
 
-/// Quiescence plies in which a side in check tries every evasion.
-const QUIESCENCE_EVASIONS: usize = 2;
 /// Quiet moves (and, apart, captures) remembered per node for the
 /// history malus.
 const MAX_QUIETS: usize = 64;
@@ -765,8 +763,9 @@ impl Searcher {
         } else {
             None
         };
-        let evasions =
-            q < QUIESCENCE_EVASIONS && self.params.check_nodes < 2 && self.in_check(pos, ply);
+        let evasions = q < self.params.q_evasions.max(0) as usize
+            && self.params.check_nodes < 2
+            && self.in_check(pos, ply);
         let mut best = -INFINITY;
         if !evasions {
             // Most nodes end here, before any move is generated.
@@ -898,6 +897,7 @@ mod tests {
             "check_nodes:2",
             "correction:64",
             "q_table:1",
+            "q_evasions:4",
             "capture_history:1",
             "probcut_margin:200",
         ] {
