@@ -558,11 +558,7 @@ pub fn run(start: Position, s: &Settings) -> Result<(), String> {
     let clock = matches!(s.tc, TimeControl::Fischer { .. });
     outln!("{}", t.time_line(clock));
     if let Some(sprt) = &s.sprt {
-        let verdict = match sprt.verdict(&t.pairs) {
-            Verdict::H1 => "H1 accepted: A is stronger by the upper bound",
-            Verdict::H0 => "H0 accepted: A does not gain the upper bound",
-            Verdict::Continue => "no verdict within the games allowed",
-        };
+        let verdict = sprt.verdict(&t.pairs).describe();
         outln!("SPRT [{}, {}]: {verdict}", sprt.elo0, sprt.elo1);
     }
     outln!("illegal moves: {}", t.illegal.len());

@@ -151,6 +151,10 @@ enum Command {
         /// Start from this position string.
         #[arg(long)]
         position: Option<String>,
+        /// Stop when the SPRT between these Elo bounds decides: `0,10`
+        /// (each game's share of the points is one sample).
+        #[arg(long, value_name = "ELO0,ELO1")]
+        sprt: Option<String>,
         /// No progress bar.
         #[arg(long)]
         quiet: bool,
@@ -410,6 +414,12 @@ fn bench_depth(v: &Arc<Variant>) -> u32 {
     }
 }
 
+/// `--sprt ELO0,ELO1`, if given.
+fn sprt_bounds(arg: Option<String>) -> Result<Option<quadrille_search::stats::Sprt>, String> {
+    arg.map(|s| s.parse().map_err(|e| format!("--sprt: {e}")))
+        .transpose()
+}
+
 fn load_variant(name: &str, file: Option<&str>) -> Result<Arc<Variant>, String> {
     match file {
         Some(path) => {
@@ -529,11 +539,13 @@ fn run(cli: Cli) -> Result<(), String> {
             seed,
             opening_plies,
             position: pos,
+            sprt,
             quiet,
         } => {
             let v = load_variant(&variant, file)?;
             let p = position(&v, pos.as_deref())?;
             let settings = selfplay::Settings {
+                sprt: sprt_bounds(sprt)?,
                 a,
                 b,
                 games,
@@ -563,19 +575,7 @@ fn run(cli: Cli) -> Result<(), String> {
             record,
         } => {
             let v = load_variant(&variant, file)?;
-            let sprt = match sprt {
-                None => None,
-                Some(s) => {
-                    let (e0, e1) = s
-                        .split_once(',')
-                        .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)))
-                        .filter(|(a, b): &(f64, f64)| a < b)
-                        .ok_or_else(|| {
-                            format!("--sprt `{s}`: expected ELO0,ELO1 with ELO0 < ELO1")
-                        })?;
-                    Some(quadrille_search::stats::Sprt::new(e0, e1))
-                }
-            };
+            let sprt = sprt_bounds(sprt)?;
             let openings = match book_file {
                 Some(path) => book::lines(
                     &std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?,

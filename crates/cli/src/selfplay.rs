@@ -1,11 +1,13 @@
 //! `selfplay`: a match between two contenders (random, greedy, or the
 //! search with settings) over many games, seats alternating, with a
-//! progress bar and a table of results with an Elo estimate.
+//! progress bar, a table of results with an Elo estimate and an optional
+//! SPRT (the four-player games' test: `match` takes only two armies).
 
 use indicatif::{ProgressBar, ProgressStyle};
 use quadrille_engine::Position;
-use quadrille_search::arena::Match;
-use quadrille_search::{Contender, MatchReport};
+use quadrille_search::arena::{seat_cycle, Match};
+use quadrille_search::stats::{llr_of_games, Sprt, Verdict};
+use quadrille_search::{Contender, Elo, MatchReport};
 use std::sync::Mutex;
 
 /// What `selfplay` was asked to play.
@@ -17,6 +19,8 @@ pub struct Settings {
     pub jobs: usize,
     pub seed: u64,
     pub opening_plies: usize,
+    /// Stop when this test decides.
+    pub sprt: Option<Sprt>,
     pub quiet: bool,
 }
 
@@ -52,22 +56,55 @@ pub fn run(start: Position, s: &Settings) -> Result<(), String> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} games  {msg}  [{elapsed_precise}]")
             .map_err(|e| e.to_string())?,
     );
-    let points = Mutex::new((0.0f64, 0usize));
+    // Every game's points so far, for the running score and the test,
+    // which judges only once both contenders have had every seating.
+    let scores = Mutex::new(Vec::new());
+    let cycle = seat_cycle(&v);
     let report = m.run(&|game| {
-        if let Ok(mut p) = points.lock() {
-            p.0 += game.points[0];
-            p.1 += 1;
-            bar.set_message(format!("score {:.1}/{}", p.0, p.1));
-            // Without a terminal (a long match in the background) the bar
-            // is hidden: a line per game keeps the running score readable.
-            if bar.is_hidden() && !s.quiet {
-                eprintln!("game {}: score {:.1}/{}", p.1, p.0, p.1);
+        let Ok(mut sc) = scores.lock() else {
+            return false;
+        };
+        sc.push(game.points[0]);
+        let count = |won: fn(&f64) -> bool| sc.iter().filter(|s| won(s)).count();
+        let mut msg = format!(
+            "score {:.2}/{} (+{} ={} -{})  Elo {}",
+            sc.iter().sum::<f64>(),
+            sc.len(),
+            count(|&s| s > 0.5),
+            count(|&s| s == 0.5),
+            count(|&s| s < 0.5),
+            Elo::from_scores(&sc).text()
+        );
+        let mut verdict = Verdict::Continue;
+        if let Some(t) = &s.sprt {
+            let llr = llr_of_games(&sc, t.elo0, t.elo1);
+            let (lo, hi) = t.bounds();
+            msg.push_str(&format!("  LLR {llr:.2} ({lo:.2}, {hi:.2})"));
+            if sc.len() >= cycle {
+                verdict = t.judge(llr);
             }
         }
+        // Without a terminal (a long match in the background) the bar is
+        // hidden: a line per game keeps the running score readable.
+        if bar.is_hidden() && !s.quiet {
+            eprintln!("game {}: {msg}", sc.len());
+        }
+        bar.set_message(msg);
         bar.inc(1);
+        verdict == Verdict::Continue
     });
     bar.finish_and_clear();
-    table(&report)
+    table(&report)?;
+    if let Some(t) = &s.sprt {
+        let llr = llr_of_games(&report.scores, t.elo0, t.elo1);
+        outln!(
+            "SPRT [{}, {}]: LLR {llr:.2}, {}",
+            t.elo0,
+            t.elo1,
+            t.judge(llr).describe()
+        );
+    }
+    Ok(())
 }
 
 /// The result table: one row per contender.

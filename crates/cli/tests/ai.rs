@@ -102,6 +102,34 @@ fn selfplay_prints_a_table_with_elo() {
 }
 
 #[test]
+fn a_four_player_sprt_stops_when_it_decides() {
+    // A random mover against the one-ply player: a clear loss, decided
+    // long before the 120 games allowed.
+    let args = ["selfplay", "xiang-aikou", "--a", "random", "--b", "greedy"];
+    let more = ["--games", "120", "--max-plies", "200", "--sprt", "0,50"];
+    let out = quadrille(&[&args[..], &more, &["--quiet"]].concat(), "");
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    let verdict = stdout.lines().last().unwrap();
+    assert!(verdict.starts_with("SPRT [0, 50]: LLR -"), "{stdout}");
+    assert!(verdict.contains("H0 accepted"), "{verdict}");
+    let games: usize = stdout
+        .lines()
+        .find(|l| l.starts_with("random "))
+        .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        .expect("a row for the first contender");
+    assert!((6..120).contains(&games), "{stdout}");
+    // Reversed bounds are refused, naming the option.
+    let out = quadrille(&[&args[..], &["--sprt", "10,0"]].concat(), "");
+    let (_, stderr) = text(&out);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("--sprt") && stderr.contains("`10,0`"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn selfplay_refuses_an_unknown_contender() {
     let out = quadrille(&["selfplay", "chess", "--b", "search:speed=9"], "");
     let (_, stderr) = text(&out);

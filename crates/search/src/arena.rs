@@ -8,7 +8,7 @@ use crate::score::MATE;
 use crate::searcher::{result_for, MultiAlgorithm, Options, Searcher};
 use quadrille_engine::{Move, Outcome, Position, Variant};
 use std::cmp::Ordering as CmpOrdering;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// How a contender chooses its moves.
@@ -505,16 +505,19 @@ pub struct Match {
 }
 
 impl Match {
-    /// Plays the match, calling `done` after each game (from any thread).
-    pub fn run(&self, done: &(dyn Fn(&GameRecord) + Sync)) -> MatchReport {
+    /// Plays the match, calling `done` after each game (from any thread);
+    /// when it returns false no game starts after it (those under way
+    /// finish and count).
+    pub fn run(&self, done: &(dyn Fn(&GameRecord) -> bool + Sync)) -> MatchReport {
         let next = AtomicUsize::new(0);
+        let stop = AtomicBool::new(false);
         let records: Mutex<Vec<(usize, GameRecord)>> = Mutex::new(Vec::new());
         let variant = self.start.variant().clone();
         std::thread::scope(|s| {
             for _ in 0..self.jobs.max(1) {
                 s.spawn(|| loop {
                     let g = next.fetch_add(1, Ordering::Relaxed);
-                    if g >= self.games {
+                    if g >= self.games || stop.load(Ordering::Relaxed) {
                         break;
                     }
                     let seats = seat_plan(&variant, g);
@@ -532,7 +535,9 @@ impl Match {
                         self.max_plies,
                         self.seed.wrapping_add(g as u64 * 1_000_003),
                     );
-                    done(&record);
+                    if !done(&record) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
                     if let Ok(mut r) = records.lock() {
                         r.push((g, record));
                     }

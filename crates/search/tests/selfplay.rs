@@ -85,10 +85,28 @@ fn a_match_counts_every_game() {
     let done = std::sync::atomic::AtomicUsize::new(0);
     let report = m.run(&|_| {
         done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        true
     });
     assert_eq!(done.into_inner(), 4);
     assert_eq!(report.scores.len(), 4);
     assert_eq!(report.wins + report.draws + report.losses, 4);
     assert!(report.illegal.is_empty());
     assert!(report.score() > 0.5, "{report:?}");
+}
+
+#[test]
+fn a_match_stops_when_told() {
+    let v = embedded::variant("chess").unwrap();
+    let m = Match {
+        start: v.start(),
+        contenders: [Contender::greedy(), Contender::random()],
+        games: 10,
+        max_plies: 60,
+        seed: 5,
+        jobs: 1,
+        opening_plies: 2,
+    };
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let report = m.run(&|_| done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1 < 3);
+    assert_eq!(report.scores.len(), 3);
 }
