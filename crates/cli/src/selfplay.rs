@@ -5,7 +5,7 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use quadrille_engine::Position;
-use quadrille_search::arena::{seat_cycle, Match};
+use quadrille_search::arena::{seat_cycle, won_drawn_lost, Match};
 use quadrille_search::stats::{llr_of_games, Sprt, Verdict};
 use quadrille_search::{Contender, Elo, MatchReport};
 use std::sync::Mutex;
@@ -56,33 +56,38 @@ pub fn run(start: Position, s: &Settings) -> Result<(), String> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} games  {msg}  [{elapsed_precise}]")
             .map_err(|e| e.to_string())?,
     );
-    // Every game's points so far, for the running score and the test,
-    // which judges only once both contenders have had every seating.
-    let scores = Mutex::new(Vec::new());
+    // The test's ratio and verdict for these games' points: it judges only
+    // once both contenders have had every seating.
     let cycle = seat_cycle(&v);
+    let judge = |scores: &[f64]| {
+        s.sprt.map(|t| {
+            let llr = llr_of_games(scores, t.elo0, t.elo1);
+            let verdict = if scores.len() >= cycle {
+                t.judge(llr)
+            } else {
+                Verdict::Continue
+            };
+            (t, llr, verdict)
+        })
+    };
+    // Every game's points so far, for the running score and the test.
+    let scores = Mutex::new(Vec::new());
     let report = m.run(&|game| {
         let Ok(mut sc) = scores.lock() else {
             return false;
         };
         sc.push(game.points[0]);
-        let count = |won: fn(&f64) -> bool| sc.iter().filter(|s| won(s)).count();
+        let (won, drawn, lost) = won_drawn_lost(&sc);
         let mut msg = format!(
-            "score {:.2}/{} (+{} ={} -{})  Elo {}",
+            "score {:.2}/{} (+{won} ={drawn} -{lost})  Elo {}",
             sc.iter().sum::<f64>(),
             sc.len(),
-            count(|&s| s > 0.5),
-            count(|&s| s == 0.5),
-            count(|&s| s < 0.5),
             Elo::from_scores(&sc).text()
         );
-        let mut verdict = Verdict::Continue;
-        if let Some(t) = &s.sprt {
-            let llr = llr_of_games(&sc, t.elo0, t.elo1);
+        let test = judge(&sc);
+        if let Some((t, llr, _)) = test {
             let (lo, hi) = t.bounds();
             msg.push_str(&format!("  LLR {llr:.2} ({lo:.2}, {hi:.2})"));
-            if sc.len() >= cycle {
-                verdict = t.judge(llr);
-            }
         }
         // Without a terminal (a long match in the background) the bar is
         // hidden: a line per game keeps the running score readable.
@@ -91,17 +96,16 @@ pub fn run(start: Position, s: &Settings) -> Result<(), String> {
         }
         bar.set_message(msg);
         bar.inc(1);
-        verdict == Verdict::Continue
+        test.is_none_or(|(_, _, verdict)| verdict == Verdict::Continue)
     });
     bar.finish_and_clear();
     table(&report)?;
-    if let Some(t) = &s.sprt {
-        let llr = llr_of_games(&report.scores, t.elo0, t.elo1);
+    if let Some((t, llr, verdict)) = judge(&report.scores) {
         outln!(
             "SPRT [{}, {}]: LLR {llr:.2}, {}",
             t.elo0,
             t.elo1,
-            t.judge(llr).describe()
+            verdict.describe()
         );
     }
     Ok(())

@@ -562,17 +562,21 @@ impl Match {
             report.scores.push(s);
             report.firsts[0] += r.first[0];
             report.firsts[1] += r.first[1];
-            match s.partial_cmp(&0.5) {
-                Some(CmpOrdering::Greater) => report.wins += 1,
-                Some(CmpOrdering::Less) => report.losses += 1,
-                _ => report.draws += 1,
-            }
             report.unfinished += r.outcome.is_none() as usize;
             report.illegal.extend(r.illegal.clone());
             report.plies += r.moves.len();
         }
+        (report.wins, report.draws, report.losses) = won_drawn_lost(&report.scores);
         report
     }
+}
+
+/// Games scored more than half, exactly half and less than half of the
+/// points (won, drawn, lost), from one contender's per-game scores.
+pub fn won_drawn_lost(scores: &[f64]) -> (usize, usize, usize) {
+    let count = |f: fn(f64) -> bool| scores.iter().filter(|&&s| f(s)).count();
+    let (won, lost) = (count(|s| s > 0.5), count(|s| s < 0.5));
+    (won, scores.len() - won - lost, lost)
 }
 
 #[cfg(test)]
@@ -649,6 +653,13 @@ mod tests {
             format!("{:+.0} (+{:.0} .. +inf)", perfect.diff, perfect.low)
         );
         assert_eq!(perfect.reversed().high, -perfect.low);
+    }
+
+    #[test]
+    fn games_count_as_won_drawn_or_lost_by_half_the_points() {
+        let scores = [1.0, 0.5, 0.0, 5.0 / 6.0, 1.0 / 6.0, 0.5, 7.0 / 12.0];
+        assert_eq!(won_drawn_lost(&scores), (3, 2, 2));
+        assert_eq!(won_drawn_lost(&[]), (0, 0, 0));
     }
 
     #[test]
