@@ -406,8 +406,9 @@ pub fn random_opening(start: &Position, plies: usize, seed: u64) -> Position {
 /// An Elo difference with a 95% confidence interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Elo {
-    /// From the mean score (a perfect score is taken as half a point
-    /// short of it, to keep it finite).
+    /// From the mean score (a perfect score is taken as a twelfth of a
+    /// point short of it, to keep it finite: less than the smallest step
+    /// of a four-player game's points, so no other score is moved).
     pub diff: f64,
     /// Bounds of the interval; infinite when the score could be perfect.
     pub low: f64,
@@ -425,9 +426,9 @@ impl Elo {
         let z: f64 = 1.96;
         let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
         let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-        let elo = |x: f64| -400.0 * (1.0 / x - 1.0).log10();
+        let elo = crate::stats::elo_of_score;
         Elo {
-            diff: elo(p.clamp(0.5 / n, 1.0 - 0.5 / n)),
+            diff: elo(p.clamp(1.0 / (12.0 * n), 1.0 - 1.0 / (12.0 * n))),
             low: elo((centre - half).max(0.0)),
             high: elo((centre + half).min(1.0)),
         }
@@ -653,6 +654,12 @@ mod tests {
             format!("{:+.0} (+{:.0} .. +inf)", perfect.diff, perfect.low)
         );
         assert_eq!(perfect.reversed().high, -perfect.low);
+        // One four-player game's 5/6 of the points is that score, not even.
+        let one = Elo::from_scores(&[5.0 / 6.0]);
+        assert!(
+            (one.diff - crate::stats::elo_of_score(5.0 / 6.0)).abs() < 1e-9,
+            "{one:?}"
+        );
     }
 
     #[test]
