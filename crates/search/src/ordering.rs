@@ -4,7 +4,8 @@
 //! games also by the piece and cell of the last two moves: continuation
 //! history); captures that lose
 //! material by static exchange (in four-player games: a more valuable
-//! piece taking a defended one) go after the killers.
+//! piece taking a defended one) go after the killers, or after the quiet
+//! moves where `bad_captures_last` asks (Stockfish's order).
 
 use quadrille_engine::moves::MAX_MOVES;
 use quadrille_engine::{Move, MoveKind, MoveList, Position};
@@ -14,6 +15,10 @@ const CAPTURE: i32 = 1_000_000_000;
 const PROMOTION: i32 = 900_000_000;
 const KILLER: i32 = 800_000_000;
 const BAD_CAPTURE: i32 = 700_000_000;
+/// Losing captures after every quiet move (below any history score).
+const BAD_CAPTURE_LAST: i32 = -1_000_000_000;
+/// The width of each band of losing captures (their order within it).
+const BAD_BAND: i32 = 100_000_000;
 /// History scores stay within plus or minus this.
 const HISTORY_MAX: i32 = 1 << 14;
 /// Continuation history is left out where its table would pass this many
@@ -28,6 +33,9 @@ pub(crate) struct Frame {
     /// judged only when one is about to be taken ([`Frame::pick_judged`]),
     /// since most nodes end before they reach most of their captures.
     unjudged: Vec<bool>,
+    /// Where losing captures start: [`BAD_CAPTURE`] or
+    /// [`BAD_CAPTURE_LAST`] (set by [`Ordering::score`]).
+    bad_base: i32,
 }
 
 impl Frame {
@@ -36,6 +44,7 @@ impl Frame {
             moves: MoveList::new(),
             scores: vec![0; MAX_MOVES],
             unjudged: vec![false; MAX_MOVES],
+            bad_base: BAD_CAPTURE,
         }
     }
 
@@ -85,7 +94,7 @@ impl Frame {
             if self.unjudged[b] {
                 self.unjudged[b] = false;
                 if !pos.see_at_least(self.moves.as_slice()[b], value, 0) {
-                    self.scores[b] = BAD_CAPTURE + (self.scores[b] - CAPTURE) / 64;
+                    self.scores[b] = self.bad_base + (self.scores[b] - CAPTURE) / 64;
                     continue;
                 }
             }
@@ -102,7 +111,7 @@ impl Frame {
 
     /// Was the `i`-th move taken judged a losing capture?
     pub fn is_bad_capture(&self, i: usize) -> bool {
-        (BAD_CAPTURE..KILLER).contains(&self.scores[i])
+        (self.bad_base - BAD_BAND..self.bad_base + BAD_BAND).contains(&self.scores[i])
     }
 
     /// The `i`-th move as it stands, unsorted: once late move pruning has
@@ -178,6 +187,8 @@ pub(crate) struct Ordering {
     capture_history: Vec<i32>,
     pieces: usize,
     pub use_capture_history: bool,
+    /// Losing captures go after the quiet moves (set per search).
+    pub bad_captures_last: bool,
     pub frames: Vec<Frame>,
 }
 
@@ -194,6 +205,7 @@ impl Ordering {
             capture_history: Vec::new(),
             pieces: 0,
             use_capture_history: false,
+            bad_captures_last: false,
             frames: (0..=max_ply).map(|_| Frame::new()).collect(),
         }
     }
@@ -286,6 +298,12 @@ impl Ordering {
         let killers = self.killers[ply];
         let n = self.frames[ply].moves.len();
         self.frames[ply].unjudged[..n].fill(false);
+        let bad_base = if self.bad_captures_last {
+            BAD_CAPTURE_LAST
+        } else {
+            BAD_CAPTURE
+        };
+        self.frames[ply].bad_base = bad_base;
         for i in 0..n {
             let m = self.frames[ply].moves.as_slice()[i];
             let s = if Some(m) == table_move {
@@ -307,7 +325,7 @@ impl Ordering {
                         && gain == 0
                         && losing_capture(pos, m, (mover, victim), value, false, 50)
                     {
-                        BAD_CAPTURE + order / 64
+                        bad_base + order / 64
                     } else {
                         CAPTURE + order
                     }
@@ -488,6 +506,34 @@ mod tests {
         // Switched off, the history is not read.
         o.use_capture_history = false;
         assert_eq!(first(&mut o), "c4d5");
+    }
+
+    #[test]
+    fn losing_captures_go_after_quiet_moves_when_asked() {
+        let v = embedded::variant("chess").unwrap();
+        // The Queen can take the pawn on d6, which the pawn on e7 defends.
+        let pos = Position::from_string(v.clone(), "4k3/4p3/3p4/8/8/8/8/3QK3 w - - 0 1").unwrap();
+        let value: Vec<i32> = vec![0, 900, 500, 330, 320, 100];
+        let order = |last: bool| {
+            let mut o = Ordering::new(4);
+            o.bad_captures_last = last;
+            o.reset(2, v.pieces.len(), v.geometry.size());
+            let mut p = pos.clone();
+            p.legal_moves_into(&mut o.frames[0].moves);
+            o.score(&pos, 0, None, &value, false);
+            let n = o.frames[0].len();
+            let moves: Vec<String> = (0..n)
+                .map(|i| pos.move_to_string(o.frames[0].pick(i)))
+                .collect();
+            let bad: Vec<bool> = (0..n).map(|i| o.frames[0].is_bad_capture(i)).collect();
+            (moves, bad)
+        };
+        let (before, bad) = order(false);
+        assert_eq!(before[0], "d1d6");
+        assert!(bad[0] && !bad[1..].iter().any(|&b| b));
+        let (after, bad) = order(true);
+        assert_eq!(after.last().map(String::as_str), Some("d1d6"));
+        assert!(bad[bad.len() - 1] && !bad[..bad.len() - 1].iter().any(|&b| b));
     }
 
     #[test]

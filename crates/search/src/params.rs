@@ -104,6 +104,10 @@ pub struct Params {
     /// Captures are also ordered by how the same piece taking the same
     /// kind on the same cell has fared (capture history; 0 off, 1 on).
     pub capture_history: i32,
+    /// Captures that lose material by static exchange are tried after the
+    /// quiet moves instead of before them (0 no, 1 yes, 2 and reduced by
+    /// late move reductions like quiet moves), as in Stockfish.
+    pub bad_captures_last: i32,
     /// Quiescence reads and writes the transposition table (0 no, 1 yes).
     pub q_table: i32,
     /// Quiescence answers a check with every evasion (instead of standing
@@ -170,6 +174,7 @@ impl Default for Params {
             q_table: 0,
             q_evasions: 2,
             capture_history: 0,
+            bad_captures_last: 0,
             probcut_margin: 0,
             aspiration_delta: 30,
             aspiration_depth: 5,
@@ -191,7 +196,7 @@ impl Params {
     }
 
     /// Every parameter by name (the field's), the one list that names them.
-    fn fields(&mut self) -> [(&'static str, &mut i32); 41] {
+    fn fields(&mut self) -> [(&'static str, &mut i32); 42] {
         [
             ("rfp_margin", &mut self.rfp_margin),
             ("rfp_depth", &mut self.rfp_depth),
@@ -231,6 +236,7 @@ impl Params {
             ("q_table", &mut self.q_table),
             ("q_evasions", &mut self.q_evasions),
             ("capture_history", &mut self.capture_history),
+            ("bad_captures_last", &mut self.bad_captures_last),
             ("probcut_margin", &mut self.probcut_margin),
             ("aspiration_delta", &mut self.aspiration_delta),
             ("aspiration_depth", &mut self.aspiration_depth),

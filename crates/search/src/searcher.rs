@@ -337,6 +337,7 @@ impl Searcher {
             self.params = params;
         }
         self.order.use_capture_history = params.capture_history > 0;
+        self.order.bad_captures_last = params.bad_captures_last > 0;
         let continuation = params.continuation > 0;
         if continuation != self.order.use_continuation {
             self.order.use_continuation = continuation;

@@ -368,8 +368,8 @@ impl Searcher {
         let mut n_captures = 0;
         let mut legal = 0;
         // Set when late move pruning skips its first move: every move after
-        // it scores lower, so all are quiet (bad captures rank above quiet
-        // moves) and are taken unsorted.
+        // it scores lower, so all are quiet (or, with `bad_captures_last`,
+        // losing captures, which it does not skip) and are taken unsorted.
         let mut pruning_late = false;
         // Where a late quiet move may give check (found when first asked).
         let mut check_cells = None;
@@ -453,6 +453,10 @@ impl Searcher {
             }
             legal += 1;
             let killer = self.order.is_killer(ply, m);
+            // `bad_captures_last` 2: a losing capture is reduced like a
+            // quiet move.
+            let reducible =
+                !tactical || (p.bad_captures_last >= 2 && self.order.frames[ply].is_bad_capture(k));
             let history = if tactical {
                 0
             } else {
@@ -494,7 +498,7 @@ impl Searcher {
                 if self.options.lmr
                     && depth >= 3
                     && i >= 2
-                    && !tactical
+                    && reducible
                     && !guarded
                     && !killer
                     && (p.lmr_checks == 1 || losing || !self.in_check(pos, ply + 1))
@@ -900,6 +904,8 @@ mod tests {
             "q_evasions:4",
             "capture_history:1",
             "probcut_margin:200",
+            "bad_captures_last:1",
+            "bad_captures_last:2",
         ] {
             let mut options = plain;
             for s in setting.split(',') {
