@@ -17,7 +17,8 @@ const KILLER: i32 = 800_000_000;
 const BAD_CAPTURE: i32 = 700_000_000;
 /// Losing captures after every quiet move (below any history score).
 const BAD_CAPTURE_LAST: i32 = -1_000_000_000;
-/// The width of each band of losing captures (their order within it).
+/// How far either way from its band's start a losing capture's score may
+/// lie (its order within the band).
 const BAD_BAND: i32 = 100_000_000;
 /// History scores stay within plus or minus this.
 const HISTORY_MAX: i32 = 1 << 14;
