@@ -163,7 +163,11 @@ impl Searcher {
         if e.capturable_royal || e.empty_army {
             return false;
         }
-        if self.order.frames[ply].moves.as_slice()[0].kind == MoveKind::DropOut {
+        // A player left only the drop-out may not pass (the moves of games
+        // with drop-outs are listed before the null move).
+        if v.rules.dropout.is_some()
+            && self.order.frames[ply].moves.as_slice()[0].kind == MoveKind::DropOut
+        {
             return false;
         }
         let k = &self.ev().know;
@@ -221,18 +225,26 @@ impl Searcher {
         if let Some(s) = probe.cutoff {
             return s;
         }
-        // Moves are judged one at a time when reached (most nodes end
-        // after a move or two), where the rules allow it.
-        let mut legality = self.generate(pos, ply, true);
-        let n = self.order.frames[ply].len();
-        if n == 0 {
+        // A draw by the no-progress rule, unless the mover has no move (a
+        // mate or stalemate comes first).
+        if Self::no_progress(pos) {
+            self.generate(pos, ply, true);
+            if self.order.frames[ply].len() > 0 {
+                return DRAW;
+            }
             let army = pos.army_to_move();
             return self.terminal(pos, ply, army);
         }
-        if Self::no_progress(pos) {
-            return DRAW;
+        // Games with drop-outs list the moves before the null move, which
+        // a player left only the drop-out may not make.
+        let listed_early = pos.variant().rules.dropout.is_some();
+        if listed_early {
+            self.generate(pos, ply, true);
+            if self.order.frames[ply].len() == 0 {
+                let army = pos.army_to_move();
+                return self.terminal(pos, ply, army);
+            }
         }
-        let table_move = self.legal_here(ply, probe.mv);
         let p = self.params;
         // In check the node is searched in full, unless `check_nodes`
         // lets it be pruned like the others.
@@ -304,6 +316,22 @@ impl Searcher {
             }
             // The null search used the next ply's frame only.
         }
+        // The moves, only now: reverse futility and the null move end many
+        // nodes without them (a node without a move to make that they cut
+        // is scored by the evaluation, as in Stockfish). Moves are judged
+        // one at a time when reached (most nodes end after a move or
+        // two), where the rules allow it (never with drop-outs).
+        let mut legality = if listed_early {
+            None
+        } else {
+            self.generate(pos, ply, true)
+        };
+        let n = self.order.frames[ply].len();
+        if n == 0 {
+            let army = pos.army_to_move();
+            return self.terminal(pos, ply, army);
+        }
+        let table_move = self.legal_here(ply, probe.mv);
         // ProbCut: a good capture that beats beta by a margin four plies
         // shallower would beat it at full depth too.
         if p.probcut_margin > 0
