@@ -228,21 +228,14 @@ impl Searcher {
         // A draw by the no-progress rule, unless the mover has no move (a
         // mate or stalemate comes first).
         if Self::no_progress(pos) {
-            self.generate(pos, ply, true);
-            if self.order.frames[ply].len() > 0 {
-                return DRAW;
-            }
-            let army = pos.army_to_move();
-            return self.terminal(pos, ply, army);
+            return self.list_or_end(pos, ply).map_or_else(|end| end, |_| DRAW);
         }
         // Games with drop-outs list the moves before the null move, which
         // a player left only the drop-out may not make.
         let listed_early = pos.variant().rules.dropout.is_some();
         if listed_early {
-            self.generate(pos, ply, true);
-            if self.order.frames[ply].len() == 0 {
-                let army = pos.army_to_move();
-                return self.terminal(pos, ply, army);
+            if let Err(end) = self.list_or_end(pos, ply) {
+                return end;
             }
         }
         let p = self.params;
@@ -324,13 +317,12 @@ impl Searcher {
         let mut legality = if listed_early {
             None
         } else {
-            self.generate(pos, ply, true)
+            match self.list_or_end(pos, ply) {
+                Ok(legality) => legality,
+                Err(end) => return end,
+            }
         };
         let n = self.order.frames[ply].len();
-        if n == 0 {
-            let army = pos.army_to_move();
-            return self.terminal(pos, ply, army);
-        }
         let table_move = self.legal_here(ply, probe.mv);
         // ProbCut: a good capture that beats beta by a margin four plies
         // shallower would beat it at full depth too.
@@ -724,6 +716,17 @@ impl Searcher {
             pos.legal_moves_into(&mut self.order.frames[ply].moves);
             None
         }
+    }
+
+    /// Lists every move of the node at `ply` ([`Searcher::generate`]); a
+    /// node without any is the end of the game, scored as `Err`.
+    fn list_or_end(&mut self, pos: &mut Position, ply: usize) -> Result<Option<Legality>, i32> {
+        let legality = self.generate(pos, ply, true);
+        if self.order.frames[ply].len() == 0 {
+            let army = pos.army_to_move();
+            return Err(self.terminal(pos, ply, army));
+        }
+        Ok(legality)
     }
 
     /// Does the (pseudo-legal) move at `ply` give check? Played and taken
