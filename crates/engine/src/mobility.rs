@@ -137,7 +137,22 @@ impl Position {
             x != 0 && enemies >> army_of(x) & 1 != 0
         };
         let kind = crate::position::kind_of(code);
-        for r in t.piece_rays(player, kind, cell) {
+        let (leaps, rays) = t.activity_rays(player, kind, cell);
+        if let Some(leaps) = leaps {
+            // The empty cells and the hostile pieces among them are moves.
+            let mut occupied = CellSet::EMPTY;
+            let mut hostile_cells = CellSet::EMPTY;
+            for (a, s) in self.army_cells.iter().enumerate().take(v.armies.len()) {
+                occupied = occupied.union(s);
+                if enemies >> a & 1 != 0 {
+                    hostile_cells = hostile_cells.union(s);
+                }
+            }
+            out.attacks = *leaps;
+            out.moves =
+                leaps.difference(&occupied).len() + leaps.intersection(&hostile_cells).len();
+        }
+        for r in rays {
             let cells = &t.cells[r.start as usize..][..r.len as usize];
             match r.travel {
                 Travel::Leap => {
@@ -175,5 +190,84 @@ impl Position {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::embedded;
+
+    /// Every ray walked cell by cell, the plain leaps too: what
+    /// `piece_activity` computed before it gathered those into a set.
+    fn walked(pos: &Position, cell: Cell, player: usize) -> Activity {
+        let mut out = Activity::default();
+        let code = pos.board[cell as usize];
+        if code == 0 {
+            return out;
+        }
+        let t = &pos.variant.tables;
+        let enemies = pos.variant.enemies[army_of(code) as usize];
+        let hostile = |c: Cell| {
+            let x = pos.board[c as usize];
+            x != 0 && enemies >> army_of(x) & 1 != 0
+        };
+        let kind = crate::position::kind_of(code);
+        for r in t.piece_rays(player, kind, cell) {
+            let cells = &t.cells[r.start as usize..][..r.len as usize];
+            let lame = &t.cells[r.lame_start as usize..][..r.lame_len as usize];
+            let mut screens = (r.travel == Travel::Hop) as u32;
+            for &to in cells {
+                if r.travel == Travel::Leap && lame.iter().any(|&c| pos.board[c as usize] != 0) {
+                    break;
+                }
+                if r.capture && screens == 0 {
+                    out.attacks.insert(to);
+                }
+                if pos.board[to as usize] == 0 {
+                    out.moves += (r.quiet && screens == 0) as u32;
+                } else if screens > 0 {
+                    screens -= 1;
+                } else {
+                    out.moves += (r.capture && hostile(to)) as u32;
+                    break;
+                }
+                if r.travel == Travel::Leap {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn activity_is_the_walk_of_every_ray_in_every_variant() {
+        let mut seed = 7u64;
+        for name in embedded::names() {
+            let v = embedded::variant(name).unwrap();
+            let mut pos = v.start();
+            let mut checked = 0;
+            for _ in 0..60 {
+                for c in v.geometry.cells.iter() {
+                    for player in 0..v.players.len() {
+                        assert_eq!(
+                            pos.piece_activity(c, player),
+                            walked(&pos, c, player),
+                            "{name}: {} seen by player {player} in {}",
+                            v.geometry.name(c),
+                            pos.to_string_fen()
+                        );
+                        checked += (pos.board[c as usize] != 0) as u32;
+                    }
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let i = (crate::tables::splitmix(&mut seed) % moves.len() as u64) as usize;
+                pos.make(moves.as_slice()[i]);
+            }
+            assert!(checked > 100, "{name}: only {checked} pieces compared");
+        }
     }
 }

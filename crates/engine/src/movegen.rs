@@ -288,11 +288,12 @@ impl Position {
         while m != 0 {
             let t = m.trailing_zeros() as usize;
             m &= m - 1;
-            let cells = self.type_cells[army as usize][t];
-            match cells.len() {
-                0 => return None,
-                1 => set = set.union(&cells),
-                _ => {}
+            let cells = &self.type_cells[army as usize][t];
+            if cells.is_empty() {
+                return None;
+            }
+            if cells.is_single() {
+                set = set.union(cells);
             }
         }
         Some(set)
@@ -893,7 +894,7 @@ impl Position {
             leave,
             enter,
             evade,
-            lone_royal: royals.len() == 1,
+            lone_royal: royals.is_single(),
             decisive,
             // Any checkmate-ruling work at all in this position? One test
             // per move when not (every game but the four-player royal ones).
@@ -1235,7 +1236,7 @@ impl Position {
                 continue;
             }
             let cells = self.army_cells[a as usize];
-            if cells.len() == 1 {
+            if cells.is_single() {
                 set = set.union(&cells);
             }
             if let Some(r) = self.royal_cells(a) {

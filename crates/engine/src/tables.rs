@@ -84,6 +84,14 @@ pub(crate) struct Tables {
     /// moves of a piece there (its own Betza facing its player's forward,
     /// or a region's).
     pub piece_rays: Vec<(u32, u32)>,
+    /// Per (player, type, cell) as `piece_rays`, for mobility and attacks
+    /// (`Position::piece_activity`): the index in `leap_sets` of the cells
+    /// of its plain leaps (not lame, moving and capturing) gathered into
+    /// one set where it has several (`NO_LEAPS` if not), and the range in
+    /// `activity_rays` of its other rays, walked one by one.
+    pub piece_activity: Vec<(u32, u32, u32)>,
+    pub leap_sets: Vec<CellSet>,
+    pub activity_rays: Vec<Ray>,
     /// Per (player, type, cell) as `piece_rays`: the path rules allow
     /// every move of such a piece there (they depend on the cells alone),
     /// so generation and attack tests skip them. Empty without path rules.
@@ -102,6 +110,9 @@ pub(crate) struct Tables {
     pub zobrist_castling: [u64; 16],
     pub zobrist_ep: Vec<u64>,
 }
+
+/// `Tables::piece_activity`'s mark of a piece whose leaps are not gathered.
+const NO_LEAPS: u32 = u32::MAX;
 
 /// SplitMix64: a small, well-mixed generator for Zobrist keys.
 pub(crate) fn splitmix(state: &mut u64) -> u64 {
@@ -204,6 +215,8 @@ impl Tables {
             .map(|(i, &(mi, o))| movement_rays[(mi * 4 + o as usize) * n + i % n])
             .collect();
 
+        t.split_activity_rays();
+
         if rules.paths.active {
             t.path_free = (0..players.len() * nt * n)
                 .map(|i| {
@@ -245,6 +258,59 @@ impl Tables {
         t.zobrist_ep = (0..n).map(|_| splitmix(&mut seed)).collect();
         debug_assert!(pieces.len() <= MAX_TYPES);
         Ok(t)
+    }
+
+    /// Fills `piece_activity` and `activity_rays` from `piece_rays`: a
+    /// piece's plain leaps, if it has several, become one set (counted
+    /// with a few set operations rather than one ray at a time), its other
+    /// rays keep their order.
+    fn split_activity_rays(&mut self) {
+        // Below this many plain leaps, the set operations (and gathering
+        // the occupied cells for them) cost more than walking the leaps.
+        const MIN_LEAPS: u32 = 4;
+        self.piece_activity = Vec::with_capacity(self.piece_rays.len());
+        // The cell of a plain leap.
+        let plain = |cells: &[Cell], r: &Ray| {
+            let plain = r.travel == Travel::Leap && r.lame_len == 0 && r.quiet && r.capture;
+            cells[r.start as usize..][..r.len as usize]
+                .first()
+                .filter(|_| plain)
+                .copied()
+        };
+        for &(b, e) in &self.piece_rays {
+            let rays = &self.rays[b as usize..e as usize];
+            let mut leaps: CellSet = rays.iter().filter_map(|r| plain(&self.cells, r)).collect();
+            if leaps.len() < MIN_LEAPS {
+                leaps = CellSet::EMPTY;
+            }
+            // A second leap to a gathered cell stays a ray, as it counted.
+            let mut gathered = CellSet::EMPTY;
+            let start = self.activity_rays.len() as u32;
+            for r in rays {
+                match plain(&self.cells, r) {
+                    Some(to) if leaps.contains(to) && !gathered.contains(to) => gathered.insert(to),
+                    _ => self.activity_rays.push(*r),
+                }
+            }
+            let end = self.activity_rays.len() as u32;
+            let set = if leaps.is_empty() {
+                NO_LEAPS
+            } else {
+                self.leap_sets.push(leaps);
+                self.leap_sets.len() as u32 - 1
+            };
+            self.piece_activity.push((set, start, end));
+        }
+    }
+
+    /// A piece's plain leaps gathered into a set (if they are) and its
+    /// other rays, as `piece_activity` holds them.
+    #[inline]
+    pub fn activity_rays(&self, player: usize, ty: u8, cell: Cell) -> (Option<&CellSet>, &[Ray]) {
+        let (set, b, e) =
+            self.piece_activity[(player * self.ntypes + ty as usize) * self.ncells + cell as usize];
+        let leaps = (set != NO_LEAPS).then(|| &self.leap_sets[set as usize]);
+        (leaps, &self.activity_rays[b as usize..e as usize])
     }
 
     /// Pushes the rays of `atoms` facing `o` from cell `c`: a leap's single

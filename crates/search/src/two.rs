@@ -812,12 +812,12 @@ impl Searcher {
             alpha = alpha.max(best);
         }
         let legality = if evasions {
-            pos.legal_moves_into(&mut self.order.frames[ply].moves);
-            if self.order.frames[ply].len() == 0 {
-                let army = pos.army_to_move();
-                return self.terminal(pos, ply, army);
+            // Every move, judged when reached: a cutoff spares the tests
+            // of the rest, and none legal is the end of the game (below).
+            match self.list_or_end(pos, ply) {
+                Ok(legality) => legality,
+                Err(s) => return s,
             }
-            None
         } else {
             // Standing pat is allowed: no need to know whether any quiet
             // move is legal, only the captures tried (and only they are
@@ -839,6 +839,7 @@ impl Searcher {
         let army = pos.army_to_move();
         self.sides[ply] = army;
         let mut best_move = None;
+        let mut legal = 0;
         for i in 0..n {
             let m = self.order.frames[ply].pick_judged(i, pos, &self.values);
             if !evasions && is_capture(pos, m) && m.promotion.is_none() {
@@ -868,6 +869,7 @@ impl Searcher {
             if legality.as_ref().is_some_and(|l| !pos.is_legal(l, m)) {
                 continue;
             }
+            legal += 1;
             self.order.record(pos, ply, Some(m));
             pos.make(m);
             let s = self.child_q(pos, alpha, beta, ply, q);
@@ -883,6 +885,10 @@ impl Searcher {
                 Step::Raised => best_move = Some(m),
                 _ => {}
             }
+        }
+        if evasions && legal == 0 {
+            let army = pos.army_to_move();
+            return self.terminal(pos, ply, army);
         }
         if self.params.q_table > 0 {
             self.store(key, best_move, best, (original_alpha, beta), 0, ply);
