@@ -408,8 +408,10 @@ fn bench_depth(v: &Arc<Variant>) -> u32 {
         "chess" => 6,
         "magna-carta" => 5,
         _ => {
-            let mut p = v.start();
-            (1..12).find(|&d| p.perft(d) >= 5_000_000).unwrap_or(12)
+            let p = v.start();
+            (1..12)
+                .find(|&d| p.perft_narrowed(d) >= 5_000_000)
+                .unwrap_or(12)
         }
     }
 }
@@ -453,17 +455,17 @@ fn perft(v: &Arc<Variant>, depth: u32, pos: Option<&str>, divide: bool) -> Resul
     if divide && depth == 0 {
         return Err("perft --divide needs a depth of 1 or more".into());
     }
-    let mut p = position(v, pos)?;
+    let p = position(v, pos)?;
     let t = Instant::now();
     let nodes = if divide {
         let mut total = 0;
-        for (m, n) in p.divide(depth) {
+        for (m, n) in p.divide_narrowed(depth) {
             outln!("{} {n}", p.move_to_string(m));
             total += n;
         }
         total
     } else {
-        p.perft(depth)
+        p.perft_narrowed(depth)
     };
     let secs = t.elapsed().as_secs_f64();
     outln!(
@@ -695,9 +697,9 @@ fn run(cli: Cli) -> Result<(), String> {
             for name in bench::names(variants) {
                 let v = embedded::variant(&name).map_err(|e| e.to_string())?;
                 let depth = bench_depth(&v).saturating_sub(shallower).max(1);
-                let mut p = v.start();
+                let p = v.start();
                 let t = Instant::now();
-                let nodes = p.perft(depth);
+                let nodes = p.perft_narrowed(depth);
                 let secs = t.elapsed().as_secs_f64();
                 outln!(
                     "{name:<18} {depth:>5} {nodes:>14} {secs:>9.3} {:>14.0}",

@@ -10,25 +10,25 @@ use crate::variant::{PieceType, MAX_TYPES};
 /// enemy royal piece ([`Position::checking_cells`]). A superset: a move it
 /// clears ([`CheckingCells::may_check`] false) gives no check; one it does
 /// not clear may or may not.
-pub struct CheckingCells {
+pub struct CheckingCells<const W: usize = 4> {
     /// Every move may give check (rules this test does not follow).
     all: bool,
     /// A piece leaving one of these may uncover an attack: the first three
     /// pieces on each line from an enemy royal piece, and the cells that
     /// would stop a lame leap to one.
-    from: CellSet,
+    from: CellSet<W>,
     /// A piece arriving on one of these may give a hopper its screen.
-    to_any: CellSet,
+    to_any: CellSet<W>,
     /// Per piece type: the cells from which a piece of that type would
     /// attack an enemy royal piece.
-    to_type: [CellSet; MAX_TYPES],
+    to_type: [CellSet<W>; MAX_TYPES],
 }
 
-impl CheckingCells {
+impl<const W: usize> CheckingCells<W> {
     /// May the pseudo-legal move `m` of `pos` (the position these cells
     /// were found in) give check?
     #[inline]
-    pub fn may_check(&self, pos: &Position, m: Move) -> bool {
+    pub fn may_check(&self, pos: &Position<W>, m: Move) -> bool {
         if self.all || !matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep) {
             return true;
         }
@@ -42,11 +42,11 @@ impl CheckingCells {
     }
 }
 
-impl Position {
+impl<const W: usize> Position<W> {
     /// The cells that may let a move of the side to move give check (see
     /// [`CheckingCells`]), in two-player games without path rules; elsewhere
     /// every move may.
-    pub fn checking_cells(&self) -> CheckingCells {
+    pub fn checking_cells(&self) -> CheckingCells<W> {
         let mut out = CheckingCells {
             all: false,
             from: CellSet::EMPTY,
@@ -61,7 +61,7 @@ impl Position {
         let t = &v.tables;
         let me = self.to_move as usize;
         let at = &t.attacks[me];
-        let add = |set: &mut [CellSet; MAX_TYPES], mut types: u32, cells: &[Cell]| {
+        let add = |set: &mut [CellSet<W>; MAX_TYPES], mut types: u32, cells: &[Cell]| {
             while types != 0 {
                 let k = types.trailing_zeros() as usize;
                 types &= types - 1;

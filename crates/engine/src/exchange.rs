@@ -16,7 +16,7 @@ const ROYAL: i32 = 1_000_000;
 /// to one cell in practice).
 const MAX_EXCHANGE: usize = 32;
 
-impl Position {
+impl<const W: usize> Position<W> {
     /// The material the player to move wins by `m` and the exchange on its
     /// destination that may follow (negative: loses), with `value[type]`
     /// per piece type; royal pieces count as priceless. Side "us" is the
@@ -132,7 +132,7 @@ impl Position {
             // The exchange only takes pieces away: the army's cells on the
             // real board bound those on `board`.
             let cells = &self.army_cells[army as usize];
-            let [leaps, lines] = &at.reach[target as usize];
+            let [leaps, lines] = self.sets.reach(p, target);
             let (s, e) = if leaps.intersection(cells).is_empty() {
                 (0, 0)
             } else {
@@ -151,7 +151,12 @@ impl Position {
                 continue;
             }
             for l in &at.lines {
-                if t.ray_set(l.vector, target).intersection(cells).is_empty() {
+                if self
+                    .sets
+                    .ray_set(l.vector, target)
+                    .intersection(cells)
+                    .is_empty()
+                {
                     continue;
                 }
                 let ray = t.ray(l.vector, target);

@@ -8,7 +8,7 @@ use crate::geometry::{Cell, CellSet};
 use crate::position::{army_of, kind_of, Position};
 use crate::variant::TypeMask;
 
-impl Position {
+impl<const W: usize> Position<W> {
     /// The first piece along facing line `l` from `cell`, if any.
     fn first_on_line(&self, l: u16, cell: Cell) -> Option<(usize, Cell)> {
         let t = &self.variant.tables;
@@ -43,7 +43,7 @@ impl Position {
         army: u8,
         enemy: u8,
         pieces: TypeMask,
-        leave: &mut CellSet,
+        leave: &mut CellSet<W>,
     ) {
         if pieces >> kind_of(self.board[royal as usize]) & 1 == 0 {
             return;

@@ -11,17 +11,42 @@ pub const MAX_CELLS: usize = 256;
 /// A cell of the bounding rectangle: `rank_index * files + file_index`.
 pub type Cell = u8;
 
-/// A set of cells: 256 bits, so any board up to 16x16 fits.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct CellSet(pub [u64; 4]);
+/// A set of cells in `W` words of 64 bits: the default 256 bits hold any
+/// board up to 16x16; the search and perft use one word on boards of 64
+/// cells or fewer ([`Position::with_width`](crate::Position::with_width)),
+/// where three of the four words would always be empty.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CellSet<const W: usize = 4>(pub [u64; W]);
 
-impl CellSet {
+/// Words of the widest cell set.
+pub const WIDE: usize = 4;
+
+impl<const W: usize> Default for CellSet<W> {
+    fn default() -> Self {
+        CellSet::EMPTY
+    }
+}
+
+impl<const W: usize> CellSet<W> {
     /// The empty set.
-    pub const EMPTY: CellSet = CellSet([0; 4]);
+    pub const EMPTY: CellSet<W> = CellSet([0; W]);
+
+    /// Does a set of this width hold every cell of a board of `cells`
+    /// cells?
+    pub const fn holds(cells: usize) -> bool {
+        cells <= 64 * W
+    }
+
+    /// The same cells in a set of another width (cells that do not fit a
+    /// narrower set are dropped: narrow only what fits).
+    #[inline]
+    pub fn to_width<const V: usize>(&self) -> CellSet<V> {
+        CellSet(std::array::from_fn(|i| if i < W { self.0[i] } else { 0 }))
+    }
 
     /// The set of one cell.
     #[inline]
-    pub fn single(c: Cell) -> CellSet {
+    pub fn single(c: Cell) -> CellSet<W> {
         let mut s = CellSet::EMPTY;
         s.insert(c);
         s
@@ -71,7 +96,7 @@ impl CellSet {
     #[inline]
     /// Does the set hold no cell?
     pub fn is_empty(&self) -> bool {
-        self.0 == [0; 4]
+        self.0 == [0; W]
     }
     /// The lowest cell of the set, if any.
     #[inline]
@@ -80,22 +105,22 @@ impl CellSet {
     }
     #[inline]
     /// Cells in either set.
-    pub fn union(&self, o: &CellSet) -> CellSet {
+    pub fn union(&self, o: &CellSet<W>) -> CellSet<W> {
         CellSet(std::array::from_fn(|i| self.0[i] | o.0[i]))
     }
     #[inline]
     /// Cells in both sets.
-    pub fn intersection(&self, o: &CellSet) -> CellSet {
+    pub fn intersection(&self, o: &CellSet<W>) -> CellSet<W> {
         CellSet(std::array::from_fn(|i| self.0[i] & o.0[i]))
     }
     #[inline]
     /// Cells of this set not in the other.
-    pub fn difference(&self, o: &CellSet) -> CellSet {
+    pub fn difference(&self, o: &CellSet<W>) -> CellSet<W> {
         CellSet(std::array::from_fn(|i| self.0[i] & !o.0[i]))
     }
     /// Iterates the cells in increasing order.
     #[inline]
-    pub fn iter(&self) -> CellSetIter {
+    pub fn iter(&self) -> CellSetIter<W> {
         CellSetIter {
             words: self.0,
             word: 0,
@@ -103,13 +128,13 @@ impl CellSet {
     }
 }
 
-impl fmt::Debug for CellSet {
+impl<const W: usize> fmt::Debug for CellSet<W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_set().entries(self.iter()).finish()
     }
 }
 
-impl FromIterator<Cell> for CellSet {
+impl<const W: usize> FromIterator<Cell> for CellSet<W> {
     fn from_iter<T: IntoIterator<Item = Cell>>(iter: T) -> Self {
         let mut s = CellSet::EMPTY;
         for c in iter {
@@ -120,16 +145,16 @@ impl FromIterator<Cell> for CellSet {
 }
 
 /// Iterator over the cells of a [`CellSet`].
-pub struct CellSetIter {
-    words: [u64; 4],
+pub struct CellSetIter<const W: usize = 4> {
+    words: [u64; W],
     word: usize,
 }
 
-impl Iterator for CellSetIter {
+impl<const W: usize> Iterator for CellSetIter<W> {
     type Item = Cell;
     #[inline]
     fn next(&mut self) -> Option<Cell> {
-        while self.word < 4 {
+        while self.word < W {
             let w = self.words[self.word];
             if w != 0 {
                 self.words[self.word] = w & (w - 1);
@@ -397,9 +422,9 @@ mod tests {
 
     #[test]
     fn single_cells_in_any_word() {
-        assert!(!CellSet::EMPTY.is_single());
+        assert!(!CellSet::<4>::EMPTY.is_single());
         for c in [0, 63, 64, 130, 255] {
-            let one = CellSet::single(c);
+            let one = CellSet::<4>::single(c);
             assert!(one.is_single(), "{c}");
             for d in [1, 62, 65, 200] {
                 if d != c {
@@ -409,6 +434,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A set of one word holds the cells below 64 as the widest does.
+    #[test]
+    fn one_word_sets_agree_with_the_widest() {
+        let mut seed = 3u64;
+        for _ in 0..200 {
+            let mut draw = || crate::tables::splitmix(&mut seed);
+            let (a, b) = (draw(), draw());
+            let wide = |w: u64| CellSet::<4>([w, 0, 0, 0]);
+            let (na, nb) = (CellSet::<1>([a]), CellSet::<1>([b]));
+            assert_eq!(wide(a).to_width::<1>(), na);
+            assert_eq!(na.to_width::<4>(), wide(a));
+            assert_eq!(na.union(&nb).to_width(), wide(a).union(&wide(b)));
+            assert_eq!(
+                na.intersection(&nb).to_width(),
+                wide(a).intersection(&wide(b))
+            );
+            assert_eq!(na.difference(&nb).to_width(), wide(a).difference(&wide(b)));
+            assert_eq!(na.len(), wide(a).len());
+            assert_eq!(na.is_single(), wide(a).is_single());
+            assert!(na.iter().eq(wide(a).iter()));
+            assert_eq!(na.first(), wide(a).first());
+        }
+        assert!(CellSet::<1>::holds(64) && !CellSet::<1>::holds(65));
+        assert!(CellSet::<4>::holds(256));
     }
 
     #[test]

@@ -103,15 +103,15 @@ impl Variant {
 /// What a piece does from its cell in a position: how many moves it has
 /// and which cells it attacks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Activity {
+pub struct Activity<const W: usize = 4> {
     /// Pseudo-legal destinations (as [`Position::piece_mobility`]).
     pub moves: u32,
     /// Cells its capture rays reach: empty ones and the first piece on
     /// each ray, whoever owns it (a piece defends its own army's pieces).
-    pub attacks: CellSet,
+    pub attacks: CellSet<W>,
 }
 
-impl Position {
+impl<const W: usize> Position<W> {
     /// Pseudo-legal destinations of the piece on `cell` if `player` moved
     /// it: empty cells its quiet rays reach and hostile pieces its capture
     /// rays reach (lame leaps blocked, hoppers over one screen). Path rules,
@@ -123,7 +123,7 @@ impl Position {
 
     /// The piece on `cell`'s mobility and attacked cells if `player` moved
     /// it (nothing for an empty cell).
-    pub fn piece_activity(&self, cell: Cell, player: usize) -> Activity {
+    pub fn piece_activity(&self, cell: Cell, player: usize) -> Activity<W> {
         let mut out = Activity::default();
         let code = self.board[cell as usize];
         if code == 0 {
@@ -148,6 +148,7 @@ impl Position {
                     hostile_cells = hostile_cells.union(s);
                 }
             }
+            let leaps = self.sets.leaps(leaps);
             out.attacks = *leaps;
             out.moves =
                 leaps.difference(&occupied).len() + leaps.intersection(&hostile_cells).len();
@@ -243,20 +244,30 @@ mod tests {
     #[test]
     fn activity_is_the_walk_of_every_ray_in_every_variant() {
         let mut seed = 7u64;
+        let mut narrow_boards = 0;
         for name in embedded::names() {
             let v = embedded::variant(name).unwrap();
             let mut pos = v.start();
             let mut checked = 0;
             for _ in 0..60 {
+                // The same in one-word sets where the board fits them.
+                let narrow = pos.with_width::<1>();
                 for c in v.geometry.cells.iter() {
                     for player in 0..v.players.len() {
-                        assert_eq!(
-                            pos.piece_activity(c, player),
-                            walked(&pos, c, player),
-                            "{name}: {} seen by player {player} in {}",
-                            v.geometry.name(c),
-                            pos.to_string_fen()
-                        );
+                        let walk = walked(&pos, c, player);
+                        let at = || {
+                            format!(
+                                "{name}: {} seen by player {player} in {}",
+                                v.geometry.name(c),
+                                pos.to_string_fen()
+                            )
+                        };
+                        assert_eq!(pos.piece_activity(c, player), walk, "{}", at());
+                        if let Some(narrow) = &narrow {
+                            let a = narrow.piece_activity(c, player);
+                            assert_eq!(a.moves, walk.moves, "{} (one word)", at());
+                            assert_eq!(a.attacks.to_width(), walk.attacks, "{} (one word)", at());
+                        }
                         checked += (pos.board[c as usize] != 0) as u32;
                     }
                 }
@@ -268,6 +279,11 @@ mod tests {
                 pos.make(moves.as_slice()[i]);
             }
             assert!(checked > 100, "{name}: only {checked} pieces compared");
+            narrow_boards += (v.geometry.size() <= 64) as u32;
         }
+        assert!(
+            narrow_boards >= 2,
+            "one-word sets compared on {narrow_boards} boards"
+        );
     }
 }

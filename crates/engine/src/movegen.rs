@@ -10,38 +10,38 @@ use crate::variant::{Attackers, DoubleStep, PieceType, TypeMask};
 
 /// Per-position facts for judging moves one at a time
 /// ([`Position::legality`], [`Position::is_legal`]).
-pub struct Legality {
-    presence: Option<Presence>,
+pub struct Legality<const W: usize = 4> {
+    presence: Option<Presence<W>>,
     /// A required type is extinct: no move is legal.
     extinct: bool,
-    royal: Option<RoyalRules>,
+    royal: Option<RoyalRules<W>>,
 }
 
 /// Royal presence: the types that count, the mover's home and how many
 /// stand there now.
-struct Presence {
+struct Presence<const W: usize> {
     types: TypeMask,
-    home: CellSet,
+    home: CellSet<W>,
     at_home: i32,
 }
 
-struct RoyalRules {
+struct RoyalRules<const W: usize> {
     passing: bool,
     no_royal_capture: bool,
     army: u8,
-    royals: CellSet,
+    royals: CellSet<W>,
     attackers: u8,
     /// No royal piece is attacked now: most moves need no test.
     fast: bool,
-    leave: CellSet,
-    enter: CellSet,
+    leave: CellSet<W>,
+    enter: CellSet<W>,
     /// In check (without path rules): the cells a move of a non-royal
     /// piece must leave or enter to change any attack on a royal piece.
-    evade: Option<CellSet>,
+    evade: Option<CellSet<W>>,
     lone_royal: bool,
-    decisive: CellSet,
+    decisive: CellSet<W>,
     ruling: bool,
-    mates: Option<MateCells>,
+    mates: Option<MateCells<W>>,
     royal_shields: bool,
     next: usize,
     next_army: u8,
@@ -49,15 +49,15 @@ struct RoyalRules {
 
 /// Which moves may checkmate another player (see `mate_exposure`).
 #[derive(Default)]
-struct MateCells {
+struct MateCells<const W: usize> {
     /// Another player's royal piece is capturable by the next player
     /// already: every move that does not block checkmates them.
     every_move: bool,
-    leave: CellSet,
-    enter: CellSet,
+    leave: CellSet<W>,
+    enter: CellSet<W>,
 }
 
-impl MateCells {
+impl<const W: usize> MateCells<W> {
     /// Might this move put a player out by checkmate? Special moves are
     /// not judged here: they may.
     fn may_mate(&self, m: Move, simple: bool) -> bool {
@@ -88,13 +88,13 @@ struct PushSite {
 /// Pushes the moves of one piece: the common case inline, path rules and
 /// promotion through `push_special`. A struct with an `inline(always)`
 /// method rather than a closure, so that the hot path is always inlined.
-struct Pusher<'a, const PATHS: bool> {
-    pos: &'a Position,
+struct Pusher<'a, const PATHS: bool, const W: usize> {
+    pos: &'a Position<W>,
     site: &'a PushSite,
     promoting: Option<&'a CellSet>,
 }
 
-impl<const PATHS: bool> Pusher<'_, PATHS> {
+impl<const PATHS: bool, const W: usize> Pusher<'_, PATHS, W> {
     /// Does a move to `to` promote?
     #[inline(always)]
     fn promotes_at(&self, to: Cell) -> bool {
@@ -126,7 +126,7 @@ impl<const PATHS: bool> Pusher<'_, PATHS> {
     }
 }
 
-impl Position {
+impl<const W: usize> Position<W> {
     /// Type bit of the piece on `c` if it belongs to `army`, else 0.
     #[inline]
     pub(crate) fn type_bit(&self, c: Cell, army: u8) -> TypeMask {
@@ -214,7 +214,7 @@ impl Position {
         let mine = &self.army_cells[army as usize];
         // No piece of theirs where a leap (a line) could come from: the
         // common case far from the attacker's army, one set test.
-        let [leaps, lines] = &t.attacks[player].reach[cell as usize];
+        let [leaps, lines] = self.sets.reach(player, cell);
         if !leaps.intersection(mine).is_empty()
             && self.leap_attack::<PATHS>(cell, player, TypeMask::MAX)
         {
@@ -233,7 +233,12 @@ impl Position {
         for l in &t.attacks[player].lines {
             // A ray with no piece of the attacker's army on it holds no
             // attacker: skip it without walking it.
-            if t.ray_set(l.vector, cell).intersection(mine).is_empty() {
+            if self
+                .sets
+                .ray_set(l.vector, cell)
+                .intersection(mine)
+                .is_empty()
+            {
                 continue;
             }
             let ray = t.ray(l.vector, cell);
@@ -279,7 +284,7 @@ impl Position {
 
     /// The royal pieces of an army under the "must retain" rule: the lone
     /// piece of each required type. `None` if a required type is extinct.
-    pub fn royal_cells(&self, army: u8) -> Option<CellSet> {
+    pub fn royal_cells(&self, army: u8) -> Option<CellSet<W>> {
         let Some(royal) = &self.variant.rules.royal else {
             return Some(CellSet::EMPTY);
         };
@@ -520,14 +525,14 @@ impl Position {
             // A piece the path rules may stop takes the general push for
             // every move; any other the inlined one (promotion aside).
             if PATHS && !site.free {
-                let pusher = Pusher::<true> {
+                let pusher = Pusher::<true, W> {
                     pos: self,
                     site: &site,
                     promoting,
                 };
                 self.piece_moves::<true, QUIETS>(list, &pusher, &gen, first);
             } else {
-                let pusher = Pusher::<false> {
+                let pusher = Pusher::<false, W> {
                     pos: self,
                     site: &site,
                     promoting,
@@ -580,7 +585,7 @@ impl Position {
     fn piece_moves<const PATHS: bool, const QUIETS: bool>(
         &self,
         list: &mut MoveList,
-        pusher: &Pusher<PATHS>,
+        pusher: &Pusher<PATHS, W>,
         gen: &PieceGen,
         first: usize,
     ) {
@@ -707,7 +712,12 @@ impl Position {
     /// and empty cells it must not enter without it (a new screen in front
     /// of a hopper). Every other ordinary move keeps the royals safe.
     #[inline(always)]
-    fn exposure_cells(&self, army: u8, royals: CellSet, attackers: u8) -> (CellSet, CellSet) {
+    fn exposure_cells(
+        &self,
+        army: u8,
+        royals: CellSet<W>,
+        attackers: u8,
+    ) -> (CellSet<W>, CellSet<W>) {
         let v = &*self.variant;
         let t = &v.tables;
         let (mut leave, mut enter) = (CellSet::EMPTY, CellSet::EMPTY);
@@ -822,11 +832,11 @@ impl Position {
     /// [`Position::is_legal`]. (Inlined into `filter_legal`, where the
     /// compiler keeps its fields in registers: perft's speed.)
     #[inline(always)]
-    pub fn legality(&self) -> Legality {
+    pub fn legality(&self) -> Legality<W> {
         let presence = self.variant.rules.royal_presence.map(|types| {
             let player = self.to_move as usize;
             let army = self.army_to_move() as usize;
-            let home = self.variant.players[player].home;
+            let home = self.variant.players[player].home.to_width();
             let mut at_home = 0;
             for t in 0..self.variant.pieces.len() {
                 if types >> t & 1 != 0 {
@@ -914,7 +924,7 @@ impl Position {
     /// scratch space and left as it was. A drop-out is never judged here
     /// ([`Position::legal_moves_into`] adds it when nothing else is legal).
     #[inline(always)]
-    pub fn is_legal(&mut self, ctx: &Legality, m: Move) -> bool {
+    pub fn is_legal(&mut self, ctx: &Legality<W>, m: Move) -> bool {
         if let Some(p) = &ctx.presence {
             if m.kind != MoveKind::DropOut {
                 let kind = kind_of(self.board[m.from as usize]);
@@ -942,7 +952,7 @@ impl Position {
 
     /// The royal part of [`Position::is_legal`].
     #[inline(always)]
-    fn royal_legal(&mut self, r: &RoyalRules, m: Move) -> bool {
+    fn royal_legal(&mut self, r: &RoyalRules<W>, m: Move) -> bool {
         let simple =
             matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep) && !r.decisive.contains(m.to);
         let quiet_path = r.fast && simple && !r.leave.contains(m.from) && !r.enter.contains(m.to);
@@ -1009,7 +1019,7 @@ impl Position {
     /// neither leaves nor enters one leaves the check as it is.
     /// (Promotion may change which pieces are royal: not judged by these
     /// cells.)
-    fn evasion_cells(&self, royals: CellSet, attackers: u8) -> CellSet {
+    fn evasion_cells(&self, royals: CellSet<W>, attackers: u8) -> CellSet<W> {
         let v = &*self.variant;
         let t = &v.tables;
         let mut cells = CellSet::EMPTY;
@@ -1034,12 +1044,17 @@ impl Position {
                         }
                     }
                 }
-                let [_, lines] = &at.reach[r as usize];
+                let [_, lines] = self.sets.reach(p, r);
                 if lines.intersection(theirs).is_empty() {
                     continue;
                 }
                 for l in &at.lines {
-                    if t.ray_set(l.vector, r).intersection(theirs).is_empty() {
+                    if self
+                        .sets
+                        .ray_set(l.vector, r)
+                        .intersection(theirs)
+                        .is_empty()
+                    {
                         continue;
                     }
                     let ray = t.ray(l.vector, r);
@@ -1062,7 +1077,7 @@ impl Position {
     /// stands between the mover's royal pieces and the next player's line
     /// pieces); otherwise the cells whose leaving or entering may checkmate
     /// someone, so that those moves take the full test.
-    fn mate_exposure(&self, army: u8, royals: CellSet) -> Option<MateCells> {
+    fn mate_exposure(&self, army: u8, royals: CellSet<W>) -> Option<MateCells<W>> {
         let v = &*self.variant;
         // With two players left nobody else can be checkmated.
         if !v.rules.elimination.capturable_royal || self.players_in().count() <= 2 {
@@ -1101,7 +1116,7 @@ impl Position {
     /// move), likewise before a hopper with at most two other pieces
     /// between (one screen, one that may move); or a third army's piece on
     /// the blocking cell of one of `next`'s lame leaps.
-    fn shield_of_others(&self, army: u8, next_army: u8, royals: CellSet, next: usize) -> bool {
+    fn shield_of_others(&self, army: u8, next_army: u8, royals: CellSet<W>, next: usize) -> bool {
         let v = &*self.variant;
         let t = &v.tables;
         let at = &t.attacks[next];
@@ -1115,7 +1130,7 @@ impl Position {
             }
         }
         let worth = |vector: u16, r: Cell| {
-            let set = t.ray_set(vector, r);
+            let set = self.sets.ray_set(vector, r);
             !set.intersection(&third).is_empty() && !set.intersection(&theirs).is_empty()
         };
         for r in royals.iter() {
@@ -1196,7 +1211,7 @@ impl Position {
     /// anything else made, tested and unmade. Kept out of
     /// line: the filter's loop stays small for the common moves.
     #[inline(never)]
-    fn full_test(&mut self, m: Move, royals: CellSet, attackers: u8, board_swap: bool) -> bool {
+    fn full_test(&mut self, m: Move, royals: CellSet<W>, attackers: u8, board_swap: bool) -> bool {
         if board_swap && m.kind == MoveKind::Swap {
             return self.swap_safe(m, royals, attackers);
         }
@@ -1228,7 +1243,7 @@ impl Position {
     /// threatening player who has lost nothing yet when promotion has no
     /// fixed choice: a capture gives them one, and so captures into their
     /// promotion zone (Yang Aikou).
-    fn decisive_cells(&self, army: u8, attackers: u8) -> CellSet {
+    fn decisive_cells(&self, army: u8, attackers: u8) -> CellSet<W> {
         let v = &*self.variant;
         let mut set = CellSet::EMPTY;
         for a in 0..v.armies.len() as u8 {
@@ -1256,7 +1271,7 @@ impl Position {
     /// Is a swap legal: after it, judged on the board alone (a swap
     /// captures nothing, so nobody is out at once and the next player
     /// stays the same), is no royal piece of the mover attacked?
-    fn swap_safe(&mut self, m: Move, royals: CellSet, attackers: u8) -> bool {
+    fn swap_safe(&mut self, m: Move, royals: CellSet<W>, attackers: u8) -> bool {
         let (a, b) = (m.from as usize, m.to as usize);
         self.board.swap(a, b);
         let exposed = royals.iter().any(|c| {

@@ -4,7 +4,7 @@
 use crate::moves::Move;
 use crate::position::Position;
 
-impl Position {
+impl<const W: usize> Position<W> {
     /// Passes the turn: the next player still in the game moves, the en
     /// passant target lapses and the no-progress counter advances. Nothing
     /// else happens: no elimination or drop-out is judged, so a search

@@ -67,7 +67,7 @@ impl Outcome {
     }
 }
 
-impl Position {
+impl<const W: usize> Position<W> {
     fn all_players(&self) -> Vec<usize> {
         (0..self.variant.players.len())
             .filter(|&p| !self.is_out(p))

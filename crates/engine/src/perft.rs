@@ -3,7 +3,7 @@
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 
-impl Position {
+impl<const W: usize> Position<W> {
     /// Number of legal move sequences of `depth` plies. The last ply is
     /// bulk-counted (the length of the legal move list).
     pub fn perft(&mut self, depth: u32) -> u64 {
@@ -35,5 +35,24 @@ impl Position {
                 (m, n)
             })
             .collect()
+    }
+}
+
+impl Position {
+    /// [`Position::perft`] in one-word cell sets where the board fits them
+    /// ([`Position::with_width`]): the same count, sooner.
+    pub fn perft_narrowed(&self, depth: u32) -> u64 {
+        match self.with_width::<1>() {
+            Some(mut narrow) => narrow.perft(depth),
+            None => self.clone().perft(depth),
+        }
+    }
+
+    /// [`Position::divide`] as [`Position::perft_narrowed`] counts.
+    pub fn divide_narrowed(&self, depth: u32) -> Vec<(Move, u64)> {
+        match self.with_width::<1>() {
+            Some(mut narrow) => narrow.divide(depth),
+            None => self.clone().divide(depth),
+        }
     }
 }

@@ -2,8 +2,9 @@
 //! rights, en passant, counters), with incremental make/unmake and an
 //! incrementally updated Zobrist key.
 
-use crate::geometry::{Cell, CellSet, MAX_CELLS};
+use crate::geometry::{Cell, CellSet, MAX_CELLS, WIDE};
 use crate::moves::{Move, MoveKind};
+use crate::tables::CellTables;
 use crate::variant::{PieceType, Variant, MAX_ARMIES, MAX_PLAYERS, MAX_TYPES};
 use std::sync::Arc;
 
@@ -59,13 +60,18 @@ pub(crate) struct Undo {
     pub effects: u32,
 }
 
-/// A game position of any variant.
+/// A game position of any variant, its cell sets `W` words wide
+/// ([`CellSet`]): the default holds any board, and
+/// [`Position::with_width`] gives the same position in narrower sets
+/// where the board fits them (faster to search).
 #[derive(Clone)]
-pub struct Position {
+pub struct Position<const W: usize = WIDE> {
     pub(crate) variant: Arc<Variant>,
+    /// The variant's table sets at this width.
+    pub(crate) sets: Arc<CellTables<W>>,
     pub(crate) board: [u8; MAX_CELLS],
-    pub(crate) army_cells: [CellSet; MAX_ARMIES],
-    pub(crate) type_cells: [[CellSet; MAX_TYPES]; MAX_ARMIES],
+    pub(crate) army_cells: [CellSet<W>; MAX_ARMIES],
+    pub(crate) type_cells: [[CellSet<W>; MAX_TYPES]; MAX_ARMIES],
     pub(crate) to_move: u8,
     /// Bit set of players who are out of the game.
     pub(crate) out: u8,
@@ -96,6 +102,7 @@ impl Position {
     /// An empty board, first player to move.
     pub(crate) fn empty(variant: Arc<Variant>) -> Position {
         let mut p = Position {
+            sets: variant.sets.clone(),
             variant,
             board: [0; MAX_CELLS],
             army_cells: Default::default(),
@@ -116,12 +123,44 @@ impl Position {
         p.key = p.compute_key();
         p
     }
+}
+
+impl<const W: usize> Position<W> {
+    /// The same position (history included) in cell sets of `V` words,
+    /// if the board fits them.
+    pub fn with_width<const V: usize>(&self) -> Option<Position<V>> {
+        if !CellSet::<V>::holds(self.variant.geometry.size()) {
+            return None;
+        }
+        let sets = Arc::new(CellTables::<V>::new(&self.variant.tables));
+        let narrow = |s: &CellSet<W>| s.to_width::<V>();
+        Some(Position {
+            variant: self.variant.clone(),
+            sets,
+            board: self.board,
+            army_cells: self.army_cells.each_ref().map(narrow),
+            type_cells: self.type_cells.each_ref().map(|t| t.each_ref().map(narrow)),
+            to_move: self.to_move,
+            out: self.out,
+            out_order: self.out_order,
+            out_others: self.out_others,
+            mover_exposed: self.mover_exposed,
+            effects: self.effects.clone(),
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            key: self.key,
+            history: self.history.clone(),
+        })
+    }
 
     /// A copy without the game's history, for read-only queries that
     /// play moves to judge them (the legality test) and take them back.
-    pub(crate) fn scratch(&self) -> Position {
+    pub(crate) fn scratch(&self) -> Position<W> {
         Position {
             variant: self.variant.clone(),
+            sets: self.sets.clone(),
             board: self.board,
             army_cells: self.army_cells,
             type_cells: self.type_cells,
@@ -200,12 +239,12 @@ impl Position {
     }
 
     /// Cells holding pieces of an army.
-    pub fn army_cells(&self, army: u8) -> CellSet {
+    pub fn army_cells(&self, army: u8) -> CellSet<W> {
         self.army_cells[army as usize]
     }
 
     /// Cells holding pieces of one type of an army.
-    pub fn type_cells(&self, army: u8, kind: PieceType) -> CellSet {
+    pub fn type_cells(&self, army: u8, kind: PieceType) -> CellSet<W> {
         self.type_cells[army as usize][kind as usize]
     }
 
@@ -522,11 +561,11 @@ impl Position {
         let next = self.next_player(me);
         let my_army = self.variant.players[me as usize].army;
         let mover_in = self.out >> me & 1 == 0;
-        let attackers = |pos: &Position| match pos.variant.rules.royal.as_ref().map(|r| r.attackers)
-        {
-            Some(crate::variant::Attackers::Next) => 1 << next,
-            _ => pos.variant.hostile_players[my_army as usize] & !pos.out,
-        };
+        let attackers =
+            |pos: &Position<W>| match pos.variant.rules.royal.as_ref().map(|r| r.attackers) {
+                Some(crate::variant::Attackers::Next) => 1 << next,
+                _ => pos.variant.hostile_players[my_army as usize] & !pos.out,
+            };
         // The mover's royal piece is judged at every step that puts players
         // out (before their armies leave) and at the end; when nobody is
         // checkmated the legality test judges the position the move left.

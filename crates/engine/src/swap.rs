@@ -6,7 +6,7 @@ use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::variant::Swap;
 
-impl Position {
+impl<const W: usize> Position<W> {
     /// Pushes the swaps of the army to move. Under path rules both pieces'
     /// moves must be allowed as quiet moves.
     pub(crate) fn push_swaps(&self, list: &mut MoveList, s: &Swap) {

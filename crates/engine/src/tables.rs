@@ -5,7 +5,7 @@
 //! shape the board has.
 
 use crate::betza::{Atom, Reach};
-use crate::geometry::{Cell, CellSet, Geometry, Orientation};
+use crate::geometry::{Cell, CellSet, Geometry, Orientation, WIDE};
 use crate::variant::{PieceKind, PieceType, Player, Rules, TypeMask, MAX_TYPES};
 
 /// How a ray is travelled.
@@ -109,6 +109,62 @@ pub(crate) struct Tables {
     pub zobrist_player: [u64; 8],
     pub zobrist_castling: [u64; 16],
     pub zobrist_ep: Vec<u64>,
+}
+
+/// The cell sets of the tables at one width ([`CellSet`]): what attack
+/// tests and mobility read, copied from [`Tables`] (built at the widest)
+/// for a position of that width.
+#[derive(Debug)]
+pub(crate) struct CellTables<const W: usize> {
+    ncells: usize,
+    /// Per player and cell: [`AttackTables::reach`].
+    reach: Vec<Vec<[CellSet<W>; 2]>>,
+    /// [`Tables::vector_ray_sets`].
+    vector_ray_sets: Vec<CellSet<W>>,
+    /// [`Tables::leap_sets`].
+    leap_sets: Vec<CellSet<W>>,
+}
+
+impl<const W: usize> CellTables<W> {
+    /// The sets of `t` at width `W` (which must hold the board).
+    pub fn new(t: &Tables) -> CellTables<W> {
+        debug_assert!(CellSet::<W>::holds(t.ncells));
+        let narrow = |sets: &[CellSet]| sets.iter().map(|s| s.to_width()).collect();
+        CellTables {
+            ncells: t.ncells,
+            reach: t
+                .attacks
+                .iter()
+                .map(|at| {
+                    at.reach
+                        .iter()
+                        .map(|[l, r]| [l.to_width(), r.to_width()])
+                        .collect()
+                })
+                .collect(),
+            vector_ray_sets: narrow(&t.vector_ray_sets),
+            leap_sets: narrow(&t.leap_sets),
+        }
+    }
+
+    /// [`Tables::ray_set`] at this width.
+    #[inline]
+    pub fn ray_set(&self, v: u16, cell: Cell) -> &CellSet<W> {
+        &self.vector_ray_sets[v as usize * self.ncells + cell as usize]
+    }
+
+    /// The cells from which a leap, and those from which a line, of
+    /// `player` may attack `cell` ([`AttackTables::reach`]).
+    #[inline]
+    pub fn reach(&self, player: usize, cell: Cell) -> &[CellSet<W>; 2] {
+        &self.reach[player][cell as usize]
+    }
+
+    /// A set of gathered leaps ([`Tables::activity_rays`]).
+    #[inline]
+    pub fn leaps(&self, index: u32) -> &CellSet<W> {
+        &self.leap_sets[index as usize]
+    }
 }
 
 /// `Tables::piece_activity`'s mark of a piece whose leaps are not gathered.
@@ -284,7 +340,7 @@ impl Tables {
                 leaps = CellSet::EMPTY;
             }
             // A second leap to a gathered cell stays a ray, as it counted.
-            let mut gathered = CellSet::EMPTY;
+            let mut gathered = CellSet::<WIDE>::EMPTY;
             let start = self.activity_rays.len() as u32;
             for r in rays {
                 match plain(&self.cells, r) {
@@ -303,13 +359,14 @@ impl Tables {
         }
     }
 
-    /// A piece's plain leaps gathered into a set (if they are) and its
-    /// other rays, as `piece_activity` holds them.
+    /// A piece's plain leaps gathered into a set (its index in
+    /// `leap_sets`, if they are) and its other rays, as `piece_activity`
+    /// holds them.
     #[inline]
-    pub fn activity_rays(&self, player: usize, ty: u8, cell: Cell) -> (Option<&CellSet>, &[Ray]) {
+    pub fn activity_rays(&self, player: usize, ty: u8, cell: Cell) -> (Option<u32>, &[Ray]) {
         let (set, b, e) =
             self.piece_activity[(player * self.ntypes + ty as usize) * self.ncells + cell as usize];
-        let leaps = (set != NO_LEAPS).then(|| &self.leap_sets[set as usize]);
+        let leaps = (set != NO_LEAPS).then_some(set);
         (leaps, &self.activity_rays[b as usize..e as usize])
     }
 

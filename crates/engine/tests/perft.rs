@@ -100,7 +100,7 @@ fn perft_suites_from_data_files() {
         .filter(|p| p.extension().is_some_and(|x| x == "perft"))
         .collect();
     files.sort();
-    let mut checked = 0;
+    let (mut checked, mut checked_narrow) = (0, 0);
     for path in files {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let text = std::fs::read_to_string(&path).expect("readable");
@@ -113,15 +113,26 @@ fn perft_suites_from_data_files() {
                 pos(&case.variant, &case.position)
             };
             let before = p.to_string();
+            // Boards of 64 cells or fewer are searched in one-word cell
+            // sets: the same counts there.
+            let mut narrow = p.with_width::<1>();
             for &(d, n) in &case.counts {
                 assert_eq!(p.perft(d), n, "{at}: perft({d})");
                 checked += 1;
+                if let Some(narrow) = &mut narrow {
+                    assert_eq!(narrow.perft(d), n, "{at}: perft({d}) in one-word sets");
+                    checked_narrow += 1;
+                }
             }
             assert_eq!(p.to_string(), before, "{at}: perft changed the position");
         }
     }
     // The suites are there: a missing folder or emptied files fail.
     assert!(checked >= 100, "only {checked} counts checked");
+    assert!(
+        checked_narrow >= 30,
+        "only {checked_narrow} counts checked in one-word sets"
+    );
 }
 
 #[test]

@@ -5,6 +5,7 @@
 //! (blocked chains, weak pawns the tables do not see) are judged again by
 //! their searches.
 
+use quadrille_engine::geometry::WIDE;
 use quadrille_engine::Position;
 
 /// Entries per side (a power of two).
@@ -31,14 +32,18 @@ impl Correction {
 
     /// The entry for the position: the side to move's half, at its pawns'
     /// hash.
-    fn index(&self, pos: &Position) -> usize {
+    fn index<const W: usize>(&self, pos: &Position<W>) -> usize {
         let mut h = 0u64;
         for army in 0..pos.variant().armies.len() as u8 {
             let mut types = self.pawn_types;
             while types != 0 {
                 let t = types.trailing_zeros() as u8;
                 types &= types - 1;
-                for w in pos.type_cells(army, t).0 {
+                // Every word of the widest sets (those a narrower one
+                // lacks are empty): the same entry at any width.
+                let words = pos.type_cells(army, t).0;
+                for i in 0..WIDE {
+                    let w = words.get(i).copied().unwrap_or(0);
                     h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
                     h ^= h >> 29;
                 }
@@ -49,7 +54,7 @@ impl Correction {
     }
 
     /// The correction (centipawns) for the side to move.
-    pub fn get(&self, pos: &Position) -> i32 {
+    pub fn get<const W: usize>(&self, pos: &Position<W>) -> i32 {
         if self.table.is_empty() {
             return 0;
         }
@@ -59,7 +64,7 @@ impl Correction {
     /// A search `depth` plies deep found the position `error` centipawns
     /// above its uncorrected static score: the entry moves toward it, more
     /// for deeper searches, and stays within `max` centipawns.
-    pub fn update(&mut self, pos: &Position, depth: i32, error: i32, max: i32) {
+    pub fn update<const W: usize>(&mut self, pos: &Position<W>, depth: i32, error: i32, max: i32) {
         if self.table.is_empty() {
             return;
         }

@@ -7,6 +7,7 @@ use crate::values::Knowledge;
 use crate::weights::Weights;
 use quadrille_engine::variant::MAX_ARMIES;
 use quadrille_engine::{Cell, CellSet, Position, Variant};
+use std::any::Any;
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -15,7 +16,8 @@ thread_local! {
     /// learnt mobility and threats: scratch space per thread (the search
     /// threads share one evaluation), so that only the sets in use are
     /// cleared, not a table for every possible army and type.
-    static TYPED: RefCell<Vec<CellSet>> = const { RefCell::new(Vec::new()) };
+    /// One list per width of cell sets in use (`Vec<CellSet<W>>`).
+    static TYPED: RefCell<Vec<Box<dyn Any>>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Royal presence: no royal piece at home (the player drops out at their
@@ -45,43 +47,54 @@ impl Default for Terms {
 }
 
 /// What the armies attack, gathered while the pieces are counted.
-#[derive(Default)]
-struct AttackMap {
+struct AttackMap<const W: usize> {
     /// Cells attacked by each army's pawns and other non-royal pieces.
-    attacks: [CellSet; MAX_ARMIES],
+    attacks: [CellSet<W>; MAX_ARMIES],
     /// Cells attacked by each army's pawns.
-    pawn_attacks: [CellSet; MAX_ARMIES],
+    pawn_attacks: [CellSet<W>; MAX_ARMIES],
     /// Each army's pawns.
-    pawns: [CellSet; MAX_ARMIES],
+    pawns: [CellSet<W>; MAX_ARMIES],
     /// Each army's other non-royal pieces.
-    pieces: [CellSet; MAX_ARMIES],
+    pieces: [CellSet<W>; MAX_ARMIES],
     /// Each army's royal pieces and the cells next to them.
-    zone: [CellSet; MAX_ARMIES],
+    zone: [CellSet<W>; MAX_ARMIES],
     /// `[attacker][victim]`: attacks on the victim's zone, and the pieces
     /// making them.
     zone_hits: [[i32; MAX_ARMIES]; MAX_ARMIES],
     zone_attackers: [[i32; MAX_ARMIES]; MAX_ARMIES],
 }
 
-impl AttackMap {
-    fn royal_zones(&mut self, pos: &Position, k: &Knowledge, armies: usize) {
+impl<const W: usize> AttackMap<W> {
+    fn new() -> Self {
+        AttackMap {
+            attacks: Default::default(),
+            pawn_attacks: Default::default(),
+            pawns: Default::default(),
+            pieces: Default::default(),
+            zone: Default::default(),
+            zone_hits: Default::default(),
+            zone_attackers: Default::default(),
+        }
+    }
+
+    fn royal_zones(&mut self, pos: &Position<W>, k: &Knowledge, armies: usize) {
         for a in 0..armies {
             for r in pos.royal_cells(a as u8).iter().flat_map(|r| r.iter()) {
-                self.zone[a] = self.zone[a].union(&k.neighbours[r as usize]);
+                self.zone[a] = self.zone[a].union(&k.neighbours[r as usize].to_width());
                 self.zone[a].insert(r);
             }
         }
     }
 
     /// A pawn of army `a` on `cell`, attacking `attacks`.
-    fn pawn(&mut self, a: usize, attacks: &CellSet, cell: Cell) {
+    fn pawn(&mut self, a: usize, attacks: &CellSet<W>, cell: Cell) {
         self.pawn_attacks[a] = self.pawn_attacks[a].union(attacks);
         self.attacks[a] = self.attacks[a].union(attacks);
         self.pawns[a].insert(cell);
     }
 
     /// Another non-royal piece of army `a` on `cell`, attacking `attacks`.
-    fn piece(&mut self, v: &Variant, a: usize, attacks: &CellSet, cell: Cell) {
+    fn piece(&mut self, v: &Variant, a: usize, attacks: &CellSet<W>, cell: Cell) {
         self.attacks[a] = self.attacks[a].union(attacks);
         self.pieces[a].insert(cell);
         for e in v.hostile_armies(a as u8) {
@@ -134,7 +147,7 @@ impl Eval {
         }
     }
 
-    fn phase_material(know: &Knowledge, pos: &Position) -> i32 {
+    fn phase_material<const W: usize>(know: &Knowledge, pos: &Position<W>) -> i32 {
         let v = pos.variant();
         let mut m = 0;
         for a in 0..v.armies.len() {
@@ -148,24 +161,34 @@ impl Eval {
 
     /// Every army's score (armies out of the game included: their pieces
     /// may still stand as obstacles; callers decide whether they count).
-    pub fn armies(&self, pos: &Position) -> [i32; MAX_ARMIES] {
+    pub fn armies<const W: usize>(&self, pos: &Position<W>) -> [i32; MAX_ARMIES] {
         if !self.know.has_activity() {
-            return self.armies_with::<false>(pos, &mut []);
+            return self.armies_with::<false, W>(pos, &mut []);
         }
-        TYPED.with_borrow_mut(|typed| {
+        TYPED.with_borrow_mut(|lists| {
+            let i = match lists.iter().position(|l| l.is::<Vec<CellSet<W>>>()) {
+                Some(i) => i,
+                None => {
+                    lists.push(Box::new(Vec::<CellSet<W>>::new()));
+                    lists.len() - 1
+                }
+            };
+            let Some(typed) = lists[i].downcast_mut::<Vec<CellSet<W>>>() else {
+                unreachable!("the list found for this width")
+            };
             typed.clear();
             typed.resize(self.variant.armies.len() * self.know.ntypes, CellSet::EMPTY);
-            self.armies_with::<true>(pos, typed)
+            self.armies_with::<true, W>(pos, typed)
         })
     }
 
     /// [`Eval::armies`]; with `ACTIVITY` (learnt mobility and threats),
     /// gathering each army's attacks by type in `typed` (cleared). Two
     /// copies, so that the evaluation without those tables pays nothing.
-    fn armies_with<const ACTIVITY: bool>(
+    fn armies_with<const ACTIVITY: bool, const W: usize>(
         &self,
-        pos: &Position,
-        typed: &mut [CellSet],
+        pos: &Position<W>,
+        typed: &mut [CellSet<W>],
     ) -> [i32; MAX_ARMIES] {
         let v = &*self.variant;
         let k = &self.know;
@@ -187,9 +210,9 @@ impl Eval {
             || w.pawn_threat != 0
             || w.hanging != 0
             || w.king_attack != 0;
-        let mut map = AttackMap::default();
+        let mut map = AttackMap::<W>::new();
         // Each army's pieces other than pawns, for the safety of royal ones.
-        let mut officers = [CellSet::EMPTY; MAX_ARMIES];
+        let mut officers = [CellSet::<W>::EMPTY; MAX_ARMIES];
         if w.king_attack != 0 {
             map.royal_zones(pos, k, n);
         }
@@ -225,7 +248,7 @@ impl Eval {
                             learnt[a][1] += eg as i32;
                             &act.attacks
                         }
-                        None => k.pawn_attacks(owner, t, c),
+                        None => &k.pawn_attacks(owner, t, c).to_width(),
                     };
                     let set = &mut typed[a * k.ntypes + t as usize];
                     *set = set.union(attacks);
@@ -238,7 +261,7 @@ impl Eval {
                 if pawn {
                     *s += k.promotion(owner, t, c);
                     if extra {
-                        map.pawn(a, k.pawn_attacks(owner, t, c), c);
+                        map.pawn(a, &k.pawn_attacks(owner, t, c).to_width(), c);
                     }
                     continue;
                 }
@@ -290,11 +313,16 @@ impl Eval {
     /// Every learnt threat ([`Knowledge::threat_feature`]) in `pos`, given
     /// each army's attacks by piece type, with the army it counts for: a
     /// piece attacked by one or more hostile pieces of a type.
-    fn threats(&self, pos: &Position, typed: &[CellSet], mut emit: impl FnMut(usize, usize)) {
+    fn threats<const W: usize>(
+        &self,
+        pos: &Position<W>,
+        typed: &[CellSet<W>],
+        mut emit: impl FnMut(usize, usize),
+    ) {
         let v = &*self.variant;
         let (n, ntypes) = (v.armies.len(), self.know.ntypes);
         let by_type = |a: usize| &typed[a * ntypes..][..ntypes];
-        let mut all = [CellSet::EMPTY; MAX_ARMIES];
+        let mut all = [CellSet::<W>::EMPTY; MAX_ARMIES];
         for (a, set) in all.iter_mut().enumerate().take(n) {
             for t in by_type(a) {
                 *set = set.union(t);
@@ -325,7 +353,11 @@ impl Eval {
     /// mobility and threats) with its sign (+1 the first army's, -1 the
     /// second's). The score is the sum over them of sign * (mg * phase +
     /// eg * (256 - phase)) / 256.
-    pub fn learnt_terms(&self, pos: &Position, activity: bool) -> (i32, Vec<(u32, i8)>) {
+    pub fn learnt_terms<const W: usize>(
+        &self,
+        pos: &Position<W>,
+        activity: bool,
+    ) -> (i32, Vec<(u32, i8)>) {
         let k = &self.know;
         let mut material = 0;
         let mut terms = Vec::new();
@@ -349,7 +381,7 @@ impl Eval {
                     continue;
                 }
                 let attacks = if k.pawn_types >> t & 1 != 0 {
-                    *k.pawn_attacks(owner, t, c)
+                    k.pawn_attacks(owner, t, c).to_width()
                 } else {
                     let act = pos.piece_activity(c, owner);
                     terms.push((k.mobility_feature(t, act.moves) as u32, sign(a)));
@@ -368,11 +400,11 @@ impl Eval {
     /// The terms read from the [`AttackMap`]: `army`'s passed and supported pawns,
     /// its pieces threatened (bonuses to the hostile armies), and its
     /// attacks near hostile royal pieces.
-    fn pawns_threats_attacks(
+    fn pawns_threats_attacks<const W: usize>(
         &self,
-        pos: &Position,
+        pos: &Position<W>,
         a: usize,
-        map: &AttackMap,
+        map: &AttackMap<W>,
         phase: i32,
         score: &mut [i32; MAX_ARMIES],
     ) {
@@ -396,6 +428,7 @@ impl Eval {
             let t = pos.piece_at(c).map_or(0, |p| p.kind);
             let owner = k.owner(army, c);
             if k.passed_span(owner, t, c)
+                .to_width::<W>()
                 .intersection(&hostile_pawns)
                 .is_empty()
             {
@@ -416,7 +449,12 @@ impl Eval {
 
     /// Shelter by own pieces next to each royal piece, and enemy pieces
     /// close to it (`officers`: each army's pieces other than pawns).
-    fn royal_safety(&self, pos: &Position, army: u8, officers: &[CellSet; MAX_ARMIES]) -> i32 {
+    fn royal_safety<const W: usize>(
+        &self,
+        pos: &Position<W>,
+        army: u8,
+        officers: &[CellSet<W>; MAX_ARMIES],
+    ) -> i32 {
         let Some(royals) = pos.royal_cells(army) else {
             return 0;
         };
@@ -430,11 +468,14 @@ impl Eval {
         }
         let mut s = 0;
         for r in royals.iter() {
-            let next = &k.neighbours[r as usize];
+            let next = &k.neighbours[r as usize].to_width();
             s += self.weights.shelter * (next.intersection(&own).len() as i32).min(3);
             // (3 - distance) for each: two next to it, one a step further.
             let near = 2 * next.intersection(&hostile).len()
-                + k.second_ring[r as usize].intersection(&hostile).len();
+                + k.second_ring[r as usize]
+                    .to_width()
+                    .intersection(&hostile)
+                    .len();
             s -= self.weights.tropism * near as i32;
         }
         s
@@ -442,7 +483,7 @@ impl Eval {
 
     /// Royal presence (Avon): each player in the game wants royal pieces of
     /// their army in their home, where a move must leave one.
-    fn add_presence(&self, pos: &Position, score: &mut [i32; MAX_ARMIES]) {
+    fn add_presence<const W: usize>(&self, pos: &Position<W>, score: &mut [i32; MAX_ARMIES]) {
         let v = &*self.variant;
         let Some(types) = v.rules.royal_presence else {
             return;
@@ -453,7 +494,7 @@ impl Eval {
             for t in (0..v.pieces.len()).filter(|t| types >> t & 1 != 0) {
                 at_home += pos
                     .type_cells(player.army, t as u8)
-                    .intersection(&player.home)
+                    .intersection(&player.home.to_width())
                     .len();
             }
             score[player.army as usize] += match at_home {
@@ -466,7 +507,7 @@ impl Eval {
 
     /// Two sides (two armies): the score of the army to move minus the
     /// other's, plus a small bonus for having the move.
-    pub fn two_sided(&self, pos: &Position) -> i32 {
+    pub fn two_sided<const W: usize>(&self, pos: &Position<W>) -> i32 {
         let s = self.armies(pos);
         let me = pos.army_to_move() as usize;
         s[me] - s[1 - me] + self.weights.tempo
@@ -475,12 +516,12 @@ impl Eval {
     /// Many armies: `army`'s score minus the average of its opponents', the
     /// armies no longer in the game counting nothing (so that putting an
     /// opponent out is worth its whole army).
-    pub fn many_sided(&self, pos: &Position, army: u8) -> i32 {
+    pub fn many_sided<const W: usize>(&self, pos: &Position<W>, army: u8) -> i32 {
         self.many_sided_all(pos)[army as usize]
     }
 
     /// [`Eval::many_sided`] for every army at once (one evaluation).
-    pub fn many_sided_all(&self, pos: &Position) -> [i32; MAX_ARMIES] {
+    pub fn many_sided_all<const W: usize>(&self, pos: &Position<W>) -> [i32; MAX_ARMIES] {
         let v = &*self.variant;
         let s = self.armies(pos);
         let n = v.armies.len();
@@ -747,5 +788,33 @@ mod tests {
                 pos.make(moves.as_slice()[moves.len() / 2]);
             }
         }
+    }
+
+    /// The search evaluates boards of 64 cells or fewer in one-word cell
+    /// sets: every army's score is the same there, over random games.
+    #[test]
+    fn one_word_sets_evaluate_the_same() {
+        let mut rng = fastrand::Rng::with_seed(11);
+        let mut compared = 0;
+        for name in embedded::names() {
+            let (v, e) = eval(name);
+            if v.geometry.size() > 64 {
+                continue;
+            }
+            for _ in 0..20 {
+                let mut pos = v.start();
+                for _ in 0..80 {
+                    let narrow = pos.with_width::<1>().expect("the board fits");
+                    assert_eq!(e.armies(&narrow), e.armies(&pos), "{name} {pos}");
+                    compared += 1;
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.make(moves.as_slice()[rng.usize(..moves.len())]);
+                }
+            }
+        }
+        assert!(compared > 1000, "only {compared} positions compared");
     }
 }

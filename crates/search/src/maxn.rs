@@ -31,9 +31,9 @@ const QUIESCENCE_PLIES: usize = 4;
 
 impl Searcher {
     /// One iteration at the root: the root army's own score of each move.
-    pub(crate) fn root_maxn(
+    pub(crate) fn root_maxn<const W: usize>(
         &mut self,
-        pos: &mut Position,
+        pos: &mut Position<W>,
         root: &mut RootMoves,
         depth: i32,
     ) -> i32 {
@@ -49,7 +49,7 @@ impl Searcher {
     }
 
     /// Every army's static score (the noise of the weak levels included).
-    fn static_maxn(&self, pos: &Position) -> Scores {
+    fn static_maxn<const W: usize>(&self, pos: &Position<W>) -> Scores {
         let noise = self.noise_at(pos.key());
         let mut s = self.ev().many_sided_all(pos);
         for x in s.iter_mut() {
@@ -64,7 +64,7 @@ impl Searcher {
     }
 
     /// A finished game: a win, draw or loss for each army by its place.
-    fn terminal_maxn(&mut self, pos: &Position, ply: usize) -> Scores {
+    fn terminal_maxn<const W: usize>(&mut self, pos: &Position<W>, ply: usize) -> Scores {
         let Some(o) = pos.outcome() else {
             return Self::even(DRAW);
         };
@@ -81,7 +81,7 @@ impl Searcher {
     }
 
     /// The checks a node starts with: `Some` ends it with those scores.
-    fn node_start_maxn(&mut self, pos: &Position, ply: usize) -> Option<Scores> {
+    fn node_start_maxn<const W: usize>(&mut self, pos: &Position<W>, ply: usize) -> Option<Scores> {
         self.pv[ply].clear();
         if self.tick(ply) {
             return Some(Self::even(0));
@@ -103,7 +103,7 @@ impl Searcher {
     }
 
     /// A node: the player to move takes the child best for its army.
-    fn maxn(&mut self, pos: &mut Position, depth: i32, ply: usize) -> Scores {
+    fn maxn<const W: usize>(&mut self, pos: &mut Position<W>, depth: i32, ply: usize) -> Scores {
         if let Some(s) = self.node_start_maxn(pos, ply) {
             return s;
         }
@@ -142,7 +142,13 @@ impl Searcher {
     }
 
     /// Plays `m`, searches the child to `depth`, takes the move back.
-    fn maxn_child(&mut self, pos: &mut Position, m: Move, depth: i32, ply: usize) -> Scores {
+    fn maxn_child<const W: usize>(
+        &mut self,
+        pos: &mut Position<W>,
+        m: Move,
+        depth: i32,
+        ply: usize,
+    ) -> Scores {
         self.order.record(pos, ply, Some(m));
         pos.make(m);
         let s = self.maxn(pos, depth, ply + 1);
@@ -152,7 +158,12 @@ impl Searcher {
 
     /// Quiescence: the player to move keeps the static scores or makes a
     /// capture that does not lose material, whichever is better for it.
-    fn quiescence_maxn(&mut self, pos: &mut Position, ply: usize, q: usize) -> Scores {
+    fn quiescence_maxn<const W: usize>(
+        &mut self,
+        pos: &mut Position<W>,
+        ply: usize,
+        q: usize,
+    ) -> Scores {
         if let Some(s) = self.node_start_maxn(pos, ply) {
             return s;
         }

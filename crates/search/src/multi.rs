@@ -40,21 +40,21 @@ fn salt(root_army: u8, branched: bool) -> u64 {
 }
 
 impl Searcher {
-    fn static_multi(&self, pos: &Position) -> i32 {
+    fn static_multi<const W: usize>(&self, pos: &Position<W>) -> i32 {
         self.ev().many_sided(pos, self.root_army) + self.noise_at(pos.key())
     }
 
     /// Has every player of the root army gone out?
-    fn root_out(&self, pos: &Position) -> bool {
+    fn root_out<const W: usize>(&self, pos: &Position<W>) -> bool {
         let v = pos.variant();
         !pos.players_in()
             .any(|p| v.players[p].army == self.root_army)
     }
 
     /// One iteration at the root (the root player moves).
-    pub(crate) fn root_multi(
+    pub(crate) fn root_multi<const W: usize>(
         &mut self,
-        pos: &mut Position,
+        pos: &mut Position<W>,
         root: &mut RootMoves,
         depth: i32,
         alpha: i32,
@@ -72,7 +72,7 @@ impl Searcher {
 
     /// The checks every many-sided node starts with: `Some` ends the node
     /// at once with that score.
-    fn node_start_multi(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+    fn node_start_multi<const W: usize>(&mut self, pos: &Position<W>, ply: usize) -> Option<i32> {
         self.pv[ply].clear();
         if self.tick(ply) {
             return Some(0);
@@ -88,9 +88,9 @@ impl Searcher {
 
     /// A node of the many-sided search. `branched`: the current layer of
     /// opponents has had its searched move (Best-Reply Search only).
-    pub(crate) fn multi(
+    pub(crate) fn multi<const W: usize>(
         &mut self,
-        pos: &mut Position,
+        pos: &mut Position<W>,
         depth: i32,
         alpha: i32,
         mut beta: i32,
@@ -186,9 +186,9 @@ impl Searcher {
 
     /// The root army moves: the best of all its moves.
     #[allow(clippy::too_many_arguments)]
-    fn multi_max(
+    fn multi_max<const W: usize>(
         &mut self,
-        pos: &mut Position,
+        pos: &mut Position<W>,
         depth: i32,
         mut alpha: i32,
         beta: i32,
@@ -227,9 +227,9 @@ impl Searcher {
     /// An opponent moves: the worst for the root army of its first `count`
     /// moves in order, the children searched at `depth` with `branched`.
     #[allow(clippy::too_many_arguments)]
-    fn multi_min(
+    fn multi_min<const W: usize>(
         &mut self,
-        pos: &mut Position,
+        pos: &mut Position<W>,
         depth: i32,
         alpha: i32,
         mut beta: i32,
@@ -268,9 +268,9 @@ impl Searcher {
 
     /// Quiescence for many sides: whoever is to move may stop (the static
     /// score) or capture, the root army maximising, the others minimising.
-    fn quiescence_multi(
+    fn quiescence_multi<const W: usize>(
         &mut self,
-        pos: &mut Position,
+        pos: &mut Position<W>,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,

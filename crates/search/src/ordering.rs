@@ -54,7 +54,7 @@ impl Frame {
     }
 
     /// Keeps only the tactical moves (for quiescence).
-    pub fn keep_tactical(&mut self, pos: &Position, value: &[i32]) {
+    pub fn keep_tactical<const W: usize>(&mut self, pos: &Position<W>, value: &[i32]) {
         self.moves.retain(|m| is_tactical(pos, m, value));
     }
 
@@ -89,7 +89,12 @@ impl Frame {
     /// judged first and, when it loses material, scored among the bad
     /// captures where it stands, before anything moves. The order is the
     /// one judging every capture up front would give.
-    pub fn pick_judged(&mut self, i: usize, pos: &Position, value: &[i32]) -> Move {
+    pub fn pick_judged<const W: usize>(
+        &mut self,
+        i: usize,
+        pos: &Position<W>,
+        value: &[i32],
+    ) -> Move {
         loop {
             let b = self.best_from(i);
             if self.unjudged[b] {
@@ -126,7 +131,7 @@ impl Frame {
 
 /// Is the move a capture?
 #[inline]
-pub fn is_capture(pos: &Position, m: Move) -> bool {
+pub fn is_capture<const W: usize>(pos: &Position<W>, m: Move) -> bool {
     match m.kind {
         MoveKind::EnPassant => true,
         // A swap lands on a piece of the mover's own army.
@@ -138,7 +143,7 @@ pub fn is_capture(pos: &Position, m: Move) -> bool {
 /// Is the move a capture, a drop-out, or a promotion worth at least two
 /// pawns (the moves quiescence searches)?
 #[inline]
-pub fn is_tactical(pos: &Position, m: Move, value: &[i32]) -> bool {
+pub fn is_tactical<const W: usize>(pos: &Position<W>, m: Move, value: &[i32]) -> bool {
     if m.kind == MoveKind::DropOut || is_capture(pos, m) {
         return true;
     }
@@ -152,8 +157,8 @@ pub fn is_tactical(pos: &Position, m: Move, value: &[i32]) -> bool {
 /// Does the capture `m` (`mover` taking `victim`, by value) lose material?
 /// With `see`, by static exchange; without (the four-player search), when
 /// a piece worth more than the victim plus `margin` takes a defended one.
-pub fn losing_capture(
-    pos: &Position,
+pub fn losing_capture<const W: usize>(
+    pos: &Position<W>,
     m: Move,
     (mover, victim): (i32, i32),
     value: &[i32],
@@ -248,14 +253,14 @@ impl Ordering {
     /// (before `pos.make`); `None` for a null move. Nothing without the
     /// continuation history (switching it on resets the record).
     #[inline]
-    pub fn record(&mut self, pos: &Position, ply: usize, m: Option<Move>) {
+    pub fn record<const W: usize>(&mut self, pos: &Position<W>, ply: usize, m: Option<Move>) {
         if self.use_continuation {
             self.played[ply] = m.and_then(|m| self.piece_to(pos, m));
         }
     }
 
     #[inline]
-    fn piece_to(&self, pos: &Position, m: Move) -> Option<u32> {
+    fn piece_to<const W: usize>(&self, pos: &Position<W>, m: Move) -> Option<u32> {
         let kind = pos.piece_at(m.from)?.kind as usize;
         Some((kind * self.cells + m.to as usize) as u32)
     }
@@ -263,7 +268,12 @@ impl Ordering {
     /// The continuation-history entries for `m` at `ply`: one per earlier
     /// move (one and two plies up) that is known.
     #[inline]
-    fn continuation_slots(&self, pos: &Position, ply: usize, m: Move) -> [Option<usize>; 2] {
+    fn continuation_slots<const W: usize>(
+        &self,
+        pos: &Position<W>,
+        ply: usize,
+        m: Move,
+    ) -> [Option<usize>; 2] {
         let mut slots = [None; 2];
         if !self.use_continuation || self.continuation.is_empty() {
             return slots;
@@ -288,9 +298,9 @@ impl Ordering {
     /// judge captures by static exchange (two sides; each when about to
     /// be taken, so take them with [`Frame::pick_judged`]), else a capture
     /// is bad when a more valuable piece takes a defended one.
-    pub fn score(
+    pub fn score<const W: usize>(
         &mut self,
-        pos: &Position,
+        pos: &Position<W>,
         ply: usize,
         table_move: Option<Move>,
         value: &[i32],
@@ -348,7 +358,7 @@ impl Ordering {
     /// (continuation history below zero for each that is known, and at
     /// least one known)?
     #[inline]
-    pub fn continuation_bad(&self, pos: &Position, ply: usize, m: Move) -> bool {
+    pub fn continuation_bad<const W: usize>(&self, pos: &Position<W>, ply: usize, m: Move) -> bool {
         let slots = self.continuation_slots(pos, ply, m);
         slots.iter().any(Option::is_some)
             && slots
@@ -358,9 +368,11 @@ impl Ordering {
     }
 
     /// The history score of a quiet move at `ply` (0 before any): from-to
-    /// history plus the continuation history.
-    #[inline]
-    pub fn quiet_score(&self, pos: &Position, ply: usize, m: Move) -> i32 {
+    /// history plus the continuation history. (Always inlined: left to
+    /// itself the compiler stopped inlining it into the move loop once
+    /// it became generic over the cell-set width, 1 % more instructions.)
+    #[inline(always)]
+    pub fn quiet_score<const W: usize>(&self, pos: &Position<W>, ply: usize, m: Move) -> i32 {
         if self.history.is_empty() {
             return 0;
         }
@@ -374,7 +386,7 @@ impl Ordering {
     /// Where capture history is in use, the entry of a capture or
     /// promotion.
     #[inline]
-    fn capture_slot(&self, pos: &Position, m: Move) -> Option<usize> {
+    fn capture_slot<const W: usize>(&self, pos: &Position<W>, m: Move) -> Option<usize> {
         if !self.use_capture_history || self.capture_history.is_empty() {
             return None;
         }
@@ -388,7 +400,7 @@ impl Ordering {
 
     /// How a capture or promotion has fared (0 without capture history).
     #[inline]
-    fn capture_score(&self, pos: &Position, m: Move) -> i32 {
+    fn capture_score<const W: usize>(&self, pos: &Position<W>, m: Move) -> i32 {
         self.capture_slot(pos, m)
             .map_or(0, |i| self.capture_history[i])
     }
@@ -396,7 +408,13 @@ impl Ordering {
     /// A node was cut at `depth` (in `pos`, before the move): the capture
     /// or promotion that cut it, if it was one, rises and the ones `tried`
     /// before it fall.
-    pub fn capture_cutoff(&mut self, pos: &Position, depth: i32, m: Option<Move>, tried: &[Move]) {
+    pub fn capture_cutoff<const W: usize>(
+        &mut self,
+        pos: &Position<W>,
+        depth: i32,
+        m: Option<Move>,
+        tried: &[Move],
+    ) {
         // Every cutoff comes here: without the history, nothing to walk.
         if !self.use_capture_history {
             return;
@@ -421,7 +439,14 @@ impl Ordering {
     /// A quiet move caused a cutoff at `ply` (in `pos`, before it is
     /// made): it becomes a killer, its history rises and the quiet moves
     /// tried before it fall.
-    pub fn cutoff(&mut self, pos: &Position, ply: usize, depth: i32, m: Move, tried: &[Move]) {
+    pub fn cutoff<const W: usize>(
+        &mut self,
+        pos: &Position<W>,
+        ply: usize,
+        depth: i32,
+        m: Move,
+        tried: &[Move],
+    ) {
         let k = &mut self.killers[ply];
         if k[0] != Some(m) {
             k[1] = k[0];
@@ -438,7 +463,7 @@ impl Ordering {
     }
 
     /// Moves every history entry of a quiet move by `bonus`.
-    fn reward(&mut self, pos: &Position, ply: usize, m: Move, bonus: i32) {
+    fn reward<const W: usize>(&mut self, pos: &Position<W>, ply: usize, m: Move, bonus: i32) {
         let i = self.history_index(pos.to_move(), m);
         Self::nudge(&mut self.history[i], bonus);
         for i in self.continuation_slots(pos, ply, m).into_iter().flatten() {

@@ -307,7 +307,7 @@ impl Searcher {
     }
 
     /// The evaluation for this position's variant (built on first use).
-    pub fn evaluation(&mut self, pos: &Position) -> &Eval {
+    pub fn evaluation<const W: usize>(&mut self, pos: &Position<W>) -> &Eval {
         let v = pos.variant();
         let fresh = self
             .eval
@@ -423,14 +423,27 @@ impl Searcher {
         result
     }
 
-    /// One thread's search.
+    /// One thread's search, in one-word cell sets where the board fits
+    /// them (fewer instructions for the same tree).
     fn search_one(
         &mut self,
         pos: &Position,
         limits: &Limits,
         report: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
-        let mut pos = pos.clone();
+        match pos.with_width::<1>() {
+            Some(narrow) => self.search_width(narrow, limits, report),
+            None => self.search_width(pos.clone(), limits, report),
+        }
+    }
+
+    /// [`Searcher::search_one`] in cell sets of `W` words.
+    fn search_width<const W: usize>(
+        &mut self,
+        mut pos: Position<W>,
+        limits: &Limits,
+        report: &mut dyn FnMut(&SearchResult),
+    ) -> SearchResult {
         self.evaluation(&pos);
         let v = pos.variant().clone();
         let algorithm = Algorithm::for_variant(&v, self.options.multi);
@@ -547,9 +560,9 @@ impl Searcher {
 
     /// Two sides: a narrow window around the last score from depth 5 on,
     /// widened on failure.
-    fn aspiration(
+    fn aspiration<const W: usize>(
         &mut self,
-        pos: &mut Position,
+        pos: &mut Position<W>,
         root: &mut RootMoves,
         depth: i32,
         last: i32,
@@ -585,14 +598,14 @@ impl Searcher {
     /// `score_child` (given the depth left, the window, and whether it is
     /// the first move); a move that raises the best score goes to the
     /// front of `root`.
-    pub(crate) fn root_iteration(
+    pub(crate) fn root_iteration<const W: usize>(
         &mut self,
-        pos: &mut Position,
+        pos: &mut Position<W>,
         root: &mut RootMoves,
         depth: i32,
         mut alpha: i32,
         beta: i32,
-        score_child: impl Fn(&mut Searcher, &mut Position, i32, i32, i32, bool) -> i32,
+        score_child: impl Fn(&mut Searcher, &mut Position<W>, i32, i32, i32, bool) -> i32,
     ) -> i32 {
         root.finished = 0;
         self.iteration_depth = depth;
@@ -762,7 +775,12 @@ impl Searcher {
 
     /// The score of a finished game for `army`'s side, `ply` plies from the
     /// root: a win is better the sooner, a loss the later.
-    pub(crate) fn terminal(&mut self, pos: &mut Position, ply: usize, army: u8) -> i32 {
+    pub(crate) fn terminal<const W: usize>(
+        &mut self,
+        pos: &mut Position<W>,
+        ply: usize,
+        army: u8,
+    ) -> i32 {
         match pos.outcome() {
             Some(o) => match result_for(&o, pos.variant(), army) {
                 std::cmp::Ordering::Less => MATE - ply as i32,
@@ -774,7 +792,7 @@ impl Searcher {
     }
 
     /// Is the position drawn by the no-progress counter?
-    pub(crate) fn no_progress(pos: &Position) -> bool {
+    pub(crate) fn no_progress<const W: usize>(pos: &Position<W>) -> bool {
         let limit = pos.variant().rules.no_progress_moves as usize * pos.players_in().count();
         limit > 0 && pos.halfmove_clock() as usize >= limit
     }
@@ -818,7 +836,7 @@ pub(crate) struct RootMove {
 }
 
 impl RootMoves {
-    fn new(pos: &mut Position, s: &mut Searcher) -> RootMoves {
+    fn new<const W: usize>(pos: &mut Position<W>, s: &mut Searcher) -> RootMoves {
         pos.legal_moves_into(&mut s.order.frames[0].moves);
         let value = s
             .eval

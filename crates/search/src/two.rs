@@ -54,7 +54,7 @@ impl Searcher {
         self.reductions[depth.clamp(0, 63) as usize * 64 + moves.min(63)] as i32
     }
 
-    fn static_two(&mut self, pos: &Position) -> i32 {
+    fn static_two<const W: usize>(&mut self, pos: &Position<W>) -> i32 {
         let key = pos.key();
         let s = match self.eval_cache.get(key) {
             Some(s) => s,
@@ -77,9 +77,9 @@ impl Searcher {
     /// Searches one child (`cut`: expected to fail high): negated when the
     /// other side moves next.
     #[inline]
-    fn child(
+    fn child<const W: usize>(
         &mut self,
-        pos: &mut Position,
+        pos: &mut Position<W>,
         depth: i32,
         (alpha, beta): (i32, i32),
         ply: usize,
@@ -95,7 +95,14 @@ impl Searcher {
 
     /// Same for quiescence.
     #[inline]
-    fn child_q(&mut self, pos: &mut Position, alpha: i32, beta: i32, ply: usize, q: usize) -> i32 {
+    fn child_q<const W: usize>(
+        &mut self,
+        pos: &mut Position<W>,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        q: usize,
+    ) -> i32 {
         if pos.army_to_move() == self.side_at(ply) {
             self.quiescence(pos, alpha, beta, ply + 1, q + 1)
         } else {
@@ -112,9 +119,9 @@ impl Searcher {
 
     /// One iteration at the root: the first move with the full window,
     /// the others with a null window first.
-    pub(crate) fn root_pvs(
+    pub(crate) fn root_pvs<const W: usize>(
         &mut self,
-        pos: &mut Position,
+        pos: &mut Position<W>,
         root: &mut RootMoves,
         depth: i32,
         alpha: i32,
@@ -143,7 +150,7 @@ impl Searcher {
 
     /// The checks every two-sided node starts with: `Some` ends the node
     /// at once with that score.
-    fn node_start(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+    fn node_start<const W: usize>(&mut self, pos: &Position<W>, ply: usize) -> Option<i32> {
         self.pv[ply].clear();
         if self.tick(ply) {
             return Some(0);
@@ -157,7 +164,7 @@ impl Searcher {
     /// Does the null move make sense here? Not in games with eliminations
     /// (passing skips the elimination test a real move makes), and only
     /// with a piece besides pawns and royals (zugzwang is then rare).
-    fn null_allowed(&self, pos: &Position, ply: usize) -> bool {
+    fn null_allowed<const W: usize>(&self, pos: &Position<W>, ply: usize) -> bool {
         let v = pos.variant();
         let e = v.rules.elimination;
         if e.capturable_royal || e.empty_army {
@@ -179,9 +186,9 @@ impl Searcher {
     }
 
     /// Principal-variation search of a node `ply` plies below the root.
-    pub(crate) fn pvs(
+    pub(crate) fn pvs<const W: usize>(
         &mut self,
-        pos: &mut Position,
+        pos: &mut Position<W>,
         mut depth: i32,
         mut alpha: i32,
         mut beta: i32,
@@ -591,7 +598,7 @@ impl Searcher {
 
     /// The static score `raw` with the correction history's correction,
     /// where the parameters use it.
-    fn corrected(&self, pos: &Position, raw: i32) -> i32 {
+    fn corrected<const W: usize>(&self, pos: &Position<W>, raw: i32) -> i32 {
         if self.params.correction > 0 && !is_mate(raw) {
             raw + self.correction.get(pos)
         } else {
@@ -604,9 +611,9 @@ impl Searcher {
     /// half the depth, against the stored score less a margin, says so
     /// when it fails low; when it instead beats beta, several moves do and
     /// the node is cut (multi-cut).
-    fn singular(
+    fn singular<const W: usize>(
         &mut self,
-        pos: &mut Position,
+        pos: &mut Position<W>,
         ply: usize,
         depth: i32,
         beta: i32,
@@ -658,13 +665,13 @@ impl Searcher {
     /// least `probcut_beta` less the static score by static exchange, each
     /// tried by quiescence and then four plies shallower than `depth`
     /// against `probcut_beta`; the first score that holds and its move.
-    fn probcut(
+    fn probcut<const W: usize>(
         &mut self,
-        pos: &mut Position,
+        pos: &mut Position<W>,
         (ply, depth): (usize, i32),
         (probcut_beta, static_eval): (i32, i32),
         node: Node,
-        (table_move, legality): (Option<Move>, Option<&Legality>),
+        (table_move, legality): (Option<Move>, Option<&Legality<W>>),
     ) -> Option<(i32, Move)> {
         let table_move = table_move.filter(|&m| is_tactical(pos, m, &self.values));
         let see = self.params.see_depth > 0;
@@ -701,7 +708,12 @@ impl Searcher {
     /// the position's [`Legality`] to judge each by, in two-player games
     /// without drop-outs (only captures and promotions unless `quiets`);
     /// elsewhere the legal moves and `None`.
-    fn generate(&mut self, pos: &mut Position, ply: usize, quiets: bool) -> Option<Legality> {
+    fn generate<const W: usize>(
+        &mut self,
+        pos: &mut Position<W>,
+        ply: usize,
+        quiets: bool,
+    ) -> Option<Legality<W>> {
         let v = pos.variant();
         if v.players.len() == 2 && v.rules.dropout.is_none() {
             let list = &mut self.order.frames[ply].moves;
@@ -720,7 +732,11 @@ impl Searcher {
 
     /// Lists every move of the node at `ply` ([`Searcher::generate`]); a
     /// node without any is the end of the game, scored as `Err`.
-    fn list_or_end(&mut self, pos: &mut Position, ply: usize) -> Result<Option<Legality>, i32> {
+    fn list_or_end<const W: usize>(
+        &mut self,
+        pos: &mut Position<W>,
+        ply: usize,
+    ) -> Result<Option<Legality<W>>, i32> {
         let legality = self.generate(pos, ply, true);
         if self.order.frames[ply].len() == 0 {
             let army = pos.army_to_move();
@@ -732,12 +748,12 @@ impl Searcher {
     /// Does the (pseudo-legal) move at `ply` give check? Played and taken
     /// back, unless the position's [`CheckingCells`] (kept in `cells` for the
     /// node's other moves) clear it; an illegal move gives none.
-    fn gives_check(
+    fn gives_check<const W: usize>(
         &mut self,
-        pos: &mut Position,
+        pos: &mut Position<W>,
         ply: usize,
-        legality: Option<&Legality>,
-        cells: &mut Option<CheckingCells>,
+        legality: Option<&Legality<W>>,
+        cells: &mut Option<CheckingCells<W>>,
         m: Move,
     ) -> bool {
         if !cells
@@ -760,7 +776,7 @@ impl Searcher {
     /// position after a move (to reduce it, or to spare a check from
     /// pruning) and the child then asks again.
     #[inline]
-    fn in_check(&mut self, pos: &Position, ply: usize) -> bool {
+    fn in_check<const W: usize>(&mut self, pos: &Position<W>, ply: usize) -> bool {
         let key = pos.key();
         let (known, check) = self.checks[ply];
         if known == key && key != 0 {
@@ -774,9 +790,9 @@ impl Searcher {
     /// Quiescence: the side to move may stand on the static score or try
     /// captures and big promotions (every move while in check, for a few
     /// plies), so that the search stops only in quiet positions.
-    pub(crate) fn quiescence(
+    pub(crate) fn quiescence<const W: usize>(
         &mut self,
-        pos: &mut Position,
+        pos: &mut Position<W>,
         mut alpha: i32,
         beta: i32,
         ply: usize,
