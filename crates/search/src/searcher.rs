@@ -914,4 +914,51 @@ mod tests {
         assert!(errors.iter().all(|e| e.abs() <= 40));
         assert!(errors.iter().any(|&e| e > 30) && errors.iter().any(|&e| e < -30));
     }
+
+    /// A board of 64 cells or fewer is searched in one-word cell sets: the
+    /// same tree, node for node, as in the widest sets (two and four
+    /// players, from the start and after a few moves).
+    #[test]
+    fn one_word_sets_search_the_same_tree() {
+        // The Magna Carta position is one where the correction history's
+        // index, once hashed by the set's width, changed the tree at depth 7.
+        let cases = [
+            ("magna-carta", None, 6),
+            (
+                "magna-carta",
+                Some("rnbqkb1r/1pp1pppp/7n/p2p4/8/N2C1N2/PPPPPPPP/R1BM1B1R w kq - 0 4"),
+                8,
+            ),
+            ("chess", None, 6),
+            ("tor-aikou", None, 2),
+        ];
+        for (name, fen, depth) in cases {
+            let v = embedded::variant(name).unwrap();
+            let mut pos = match fen {
+                Some(fen) => Position::from_string(v.clone(), fen).unwrap(),
+                None => v.start(),
+            };
+            for _ in 0..3 {
+                let narrow = pos.with_width::<1>().expect("the board fits");
+                let limits = Limits::depth(depth);
+                let wide = Searcher::new(Options::default()).search_width(
+                    pos.clone(),
+                    &limits,
+                    &mut |_| {},
+                );
+                let one =
+                    Searcher::new(Options::default()).search_width(narrow, &limits, &mut |_| {});
+                let at = format!("{name} {pos}");
+                assert!(wide.nodes > 100, "{at}: {} nodes", wide.nodes);
+                assert_eq!(one.nodes, wide.nodes, "{at}");
+                assert_eq!(
+                    (one.best, one.score, one.pv),
+                    (wide.best, wide.score, wide.pv),
+                    "{at}"
+                );
+                let moves = pos.legal_moves();
+                pos.make(moves.as_slice()[moves.len() / 3]);
+            }
+        }
+    }
 }
