@@ -61,5 +61,5 @@ pub use movegen::Legality;
 pub use moves::{Move, MoveKind, MoveList};
 pub use notation::{CellName, Illegal, MoveError, MoveText, SyntaxError};
 pub use outcome::{EndReason, Outcome};
-pub use position::{Piece, Position};
+pub use position::{AtWidth, Piece, Position};
 pub use variant::{embedded, Variant, VariantError};

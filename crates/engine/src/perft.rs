@@ -1,7 +1,7 @@
 //! Perft: counting move paths, the proof of the move generator.
 
 use crate::moves::{Move, MoveList};
-use crate::position::Position;
+use crate::position::{AtWidth, Position};
 
 impl<const W: usize> Position<W> {
     /// Number of legal move sequences of `depth` plies. The last ply is
@@ -39,20 +39,28 @@ impl<const W: usize> Position<W> {
 }
 
 impl Position {
-    /// [`Position::perft`] in one-word cell sets where the board fits them
-    /// ([`Position::with_width`]): the same count, sooner.
+    /// [`Position::perft`] in the narrowest cell sets that hold the board
+    /// ([`Position::narrowest`]): the same count, sooner.
     pub fn perft_narrowed(&self, depth: u32) -> u64 {
-        match self.with_width::<1>() {
-            Some(mut narrow) => narrow.perft(depth),
-            None => self.clone().perft(depth),
+        struct Perft(u32);
+        impl AtWidth for Perft {
+            type Output = u64;
+            fn run<const W: usize>(self, mut pos: Position<W>) -> u64 {
+                pos.perft(self.0)
+            }
         }
+        self.narrowest(Perft(depth))
     }
 
     /// [`Position::divide`] as [`Position::perft_narrowed`] counts.
     pub fn divide_narrowed(&self, depth: u32) -> Vec<(Move, u64)> {
-        match self.with_width::<1>() {
-            Some(mut narrow) => narrow.divide(depth),
-            None => self.clone().divide(depth),
+        struct Divide(u32);
+        impl AtWidth for Divide {
+            type Output = Vec<(Move, u64)>;
+            fn run<const W: usize>(self, mut pos: Position<W>) -> Self::Output {
+                pos.divide(self.0)
+            }
         }
+        self.narrowest(Divide(depth))
     }
 }

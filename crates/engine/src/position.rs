@@ -125,6 +125,31 @@ impl Position {
     }
 }
 
+/// Work done on a position in whatever cell-set width
+/// [`Position::narrowest`] picks: a generic method, because a closure
+/// cannot be generic over the width.
+pub trait AtWidth {
+    /// What the work gives back.
+    type Output;
+    /// Does the work on `pos`, in sets of `W` words.
+    fn run<const W: usize>(self, pos: Position<W>) -> Self::Output;
+}
+
+impl Position {
+    /// Runs `work` on this position in the narrowest cell sets that hold
+    /// the board: one word up to 64 cells, two up to 128, else four. The
+    /// answers are the same at every width; narrower sets are quicker.
+    pub fn narrowest<A: AtWidth>(&self, work: A) -> A::Output {
+        if let Some(p) = self.with_width::<1>() {
+            work.run(p)
+        } else if let Some(p) = self.with_width::<2>() {
+            work.run(p)
+        } else {
+            work.run(self.clone())
+        }
+    }
+}
+
 impl<const W: usize> Position<W> {
     /// The same position (history included) in cell sets of `V` words,
     /// if the board fits them.

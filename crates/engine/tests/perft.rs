@@ -100,7 +100,7 @@ fn perft_suites_from_data_files() {
         .filter(|p| p.extension().is_some_and(|x| x == "perft"))
         .collect();
     files.sort();
-    let (mut checked, mut checked_narrow) = (0, 0);
+    let (mut checked, mut checked_one, mut checked_two) = (0, 0, 0);
     for path in files {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let text = std::fs::read_to_string(&path).expect("readable");
@@ -113,15 +113,21 @@ fn perft_suites_from_data_files() {
                 pos(&case.variant, &case.position)
             };
             let before = p.to_string();
-            // Boards of 64 cells or fewer are searched in one-word cell
-            // sets: the same counts there.
-            let mut narrow = p.with_width::<1>();
+            // Boards are searched in the narrowest cell sets that hold
+            // them (one word up to 64 cells, two up to 128): the same
+            // counts there.
+            let mut one = p.with_width::<1>();
+            let mut two = p.with_width::<2>().filter(|_| one.is_none());
             for &(d, n) in &case.counts {
                 assert_eq!(p.perft(d), n, "{at}: perft({d})");
                 checked += 1;
-                if let Some(narrow) = &mut narrow {
-                    assert_eq!(narrow.perft(d), n, "{at}: perft({d}) in one-word sets");
-                    checked_narrow += 1;
+                if let Some(one) = &mut one {
+                    assert_eq!(one.perft(d), n, "{at}: perft({d}) in one-word sets");
+                    checked_one += 1;
+                }
+                if let Some(two) = &mut two {
+                    assert_eq!(two.perft(d), n, "{at}: perft({d}) in two-word sets");
+                    checked_two += 1;
                 }
             }
             assert_eq!(p.to_string(), before, "{at}: perft changed the position");
@@ -130,8 +136,12 @@ fn perft_suites_from_data_files() {
     // The suites are there: a missing folder or emptied files fail.
     assert!(checked >= 100, "only {checked} counts checked");
     assert!(
-        checked_narrow >= 30,
-        "only {checked_narrow} counts checked in one-word sets"
+        checked_one >= 30,
+        "only {checked_one} counts checked in one-word sets"
+    );
+    assert!(
+        checked_two >= 30,
+        "only {checked_two} counts checked in two-word sets"
     );
 }
 

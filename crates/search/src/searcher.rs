@@ -10,7 +10,7 @@ use crate::params::Params;
 use crate::score::{self, from_table, to_table, DRAW, INFINITY, MATE};
 use crate::tt::{Bound, Table};
 use crate::weights::Weights;
-use quadrille_engine::{Move, MoveKind, Outcome, Position, Variant};
+use quadrille_engine::{AtWidth, Move, MoveKind, Outcome, Position, Variant};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -423,18 +423,30 @@ impl Searcher {
         result
     }
 
-    /// One thread's search, in one-word cell sets where the board fits
-    /// them (fewer instructions for the same tree).
+    /// One thread's search, in the narrowest cell sets that hold the
+    /// board ([`Position::narrowest`]: fewer instructions, the same tree).
     fn search_one(
         &mut self,
         pos: &Position,
         limits: &Limits,
         report: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
-        match pos.with_width::<1>() {
-            Some(narrow) => self.search_width(narrow, limits, report),
-            None => self.search_width(pos.clone(), limits, report),
+        struct Search<'a> {
+            searcher: &'a mut Searcher,
+            limits: &'a Limits,
+            report: &'a mut dyn FnMut(&SearchResult),
         }
+        impl AtWidth for Search<'_> {
+            type Output = SearchResult;
+            fn run<const W: usize>(self, pos: Position<W>) -> SearchResult {
+                self.searcher.search_width(pos, self.limits, self.report)
+            }
+        }
+        pos.narrowest(Search {
+            searcher: self,
+            limits,
+            report,
+        })
     }
 
     /// [`Searcher::search_one`] in cell sets of `W` words.
@@ -915,11 +927,12 @@ mod tests {
         assert!(errors.iter().any(|&e| e > 30) && errors.iter().any(|&e| e < -30));
     }
 
-    /// A board of 64 cells or fewer is searched in one-word cell sets: the
-    /// same tree, node for node, as in the widest sets (two and four
-    /// players, from the start and after a few moves).
+    /// A position is searched in the narrowest cell sets that hold its
+    /// board (one word up to 64 cells, two up to 128): the same tree,
+    /// node for node, as in the widest sets (two and four players, from
+    /// the start and after a few moves).
     #[test]
-    fn one_word_sets_search_the_same_tree() {
+    fn narrow_sets_search_the_same_tree() {
         // The Magna Carta position is one where the correction history's
         // index, once hashed by the set's width, changed the tree at depth 7.
         let cases = [
@@ -931,6 +944,8 @@ mod tests {
             ),
             ("chess", None, 6),
             ("tor-aikou", None, 2),
+            ("caissa-britannia", None, 4),
+            ("avon", None, 3),
         ];
         for (name, fen, depth) in cases {
             let v = embedded::variant(name).unwrap();
@@ -939,15 +954,13 @@ mod tests {
                 None => v.start(),
             };
             for _ in 0..3 {
-                let narrow = pos.with_width::<1>().expect("the board fits");
                 let limits = Limits::depth(depth);
                 let wide = Searcher::new(Options::default()).search_width(
                     pos.clone(),
                     &limits,
                     &mut |_| {},
                 );
-                let one =
-                    Searcher::new(Options::default()).search_width(narrow, &limits, &mut |_| {});
+                let one = Searcher::new(Options::default()).search_one(&pos, &limits, &mut |_| {});
                 let at = format!("{name} {pos}");
                 assert!(wide.nodes > 100, "{at}: {} nodes", wide.nodes);
                 assert_eq!(one.nodes, wide.nodes, "{at}");
