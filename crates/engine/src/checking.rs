@@ -1,7 +1,7 @@
 //! Which moves may give check: a cheap test before playing a move to see
 //! (a search that spares checks from pruning asks it of many quiet moves).
 
-use crate::geometry::{Cell, CellSet};
+use crate::geometry::{Cell, CellSet, WIDE};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::variant::{PieceType, MAX_TYPES};
@@ -10,7 +10,7 @@ use crate::variant::{PieceType, MAX_TYPES};
 /// enemy royal piece ([`Position::checking_cells`]). A superset: a move it
 /// clears ([`CheckingCells::may_check`] false) gives no check; one it does
 /// not clear may or may not.
-pub struct CheckingCells<const W: usize = 4> {
+pub struct CheckingCells<const W: usize = WIDE> {
     /// Every move may give check (rules this test does not follow).
     all: bool,
     /// A piece leaving one of these may uncover an attack: the first three

@@ -12,11 +12,12 @@ pub const MAX_CELLS: usize = 256;
 pub type Cell = u8;
 
 /// A set of cells in `W` words of 64 bits: the default 256 bits hold any
-/// board up to 16x16; the search and perft use one word on boards of 64
-/// cells or fewer ([`Position::with_width`](crate::Position::with_width)),
-/// where three of the four words would always be empty.
+/// board up to 16x16; the search and perft use the narrowest width that
+/// holds the board ([`Position::narrowest`](crate::Position::narrowest):
+/// one word up to 64 cells, two up to 128), where the upper words would
+/// always be empty.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct CellSet<const W: usize = 4>(pub [u64; W]);
+pub struct CellSet<const W: usize = WIDE>(pub [u64; W]);
 
 /// Words of the widest cell set.
 pub const WIDE: usize = 4;
@@ -154,7 +155,7 @@ impl<const W: usize> FromIterator<Cell> for CellSet<W> {
 }
 
 /// Iterator over the cells of a [`CellSet`].
-pub struct CellSetIter<const W: usize = 4> {
+pub struct CellSetIter<const W: usize = WIDE> {
     words: [u64; W],
     word: usize,
 }

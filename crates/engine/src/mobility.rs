@@ -4,7 +4,7 @@
 //! without path rules, promotion, castling or legality: a cheap measure
 //! for an AI, not a move list.
 
-use crate::geometry::{Cell, CellSet};
+use crate::geometry::{Cell, CellSet, WIDE};
 use crate::position::{army_of, Position};
 use crate::tables::Travel;
 use crate::variant::{PieceType, Variant};
@@ -103,7 +103,7 @@ impl Variant {
 /// What a piece does from its cell in a position: how many moves it has
 /// and which cells it attacks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Activity<const W: usize = 4> {
+pub struct Activity<const W: usize = WIDE> {
     /// Pseudo-legal destinations (as [`Position::piece_mobility`]).
     pub moves: u32,
     /// Cells its capture rays reach: empty ones and the first piece on

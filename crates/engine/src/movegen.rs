@@ -2,7 +2,7 @@
 //! tests from the reverse tables, and the legality filter of the royalty
 //! rule module.
 
-use crate::geometry::{Cell, CellSet};
+use crate::geometry::{Cell, CellSet, WIDE};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{army_of, kind_of, Position};
 use crate::tables::Travel;
@@ -10,7 +10,7 @@ use crate::variant::{Attackers, DoubleStep, PieceType, TypeMask};
 
 /// Per-position facts for judging moves one at a time
 /// ([`Position::legality`], [`Position::is_legal`]).
-pub struct Legality<const W: usize = 4> {
+pub struct Legality<const W: usize = WIDE> {
     presence: Option<Presence<W>>,
     /// A required type is extinct: no move is legal.
     extinct: bool,
