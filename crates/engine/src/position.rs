@@ -102,7 +102,7 @@ impl Position {
     /// An empty board, first player to move.
     pub(crate) fn empty(variant: Arc<Variant>) -> Position {
         let mut p = Position {
-            sets: variant.sets.clone(),
+            sets: variant.tables.sets.at_width(),
             variant,
             board: [0; MAX_CELLS],
             army_cells: Default::default(),
@@ -157,7 +157,7 @@ impl<const W: usize> Position<W> {
         if !CellSet::<V>::holds(self.variant.geometry.size()) {
             return None;
         }
-        let sets = Arc::new(CellTables::<V>::new(&self.variant.tables));
+        let sets = self.variant.tables.sets.at_width::<V>();
         let narrow = |s: &CellSet<W>| s.to_width::<V>();
         Some(Position {
             variant: self.variant.clone(),

@@ -7,6 +7,8 @@
 use crate::betza::{Atom, Reach};
 use crate::geometry::{Cell, CellSet, Geometry, Orientation, WIDE};
 use crate::variant::{PieceKind, PieceType, Player, Rules, TypeMask, MAX_TYPES};
+use std::any::Any;
+use std::sync::{Arc, OnceLock};
 
 /// How a ray is travelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,10 +63,6 @@ pub(crate) struct AttackTables {
     pub lines: Vec<LineAttack>,
     /// Some leap of this player is lame (a piece on its path blocks it).
     pub lame: bool,
-    /// Per cell: the cells from which a leap, and those from which a line,
-    /// of this player may attack it on an empty board. No piece of theirs
-    /// there, no attack: one set test instead of the walk.
-    pub reach: Vec<[CellSet; 2]>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -76,8 +74,6 @@ pub(crate) struct Tables {
     pub vectors: Vec<(i32, i32)>,
     /// `[vector * ncells + cell]` -> (start, len) of the full ray in `cells`.
     pub vector_rays: Vec<(u32, u8)>,
-    /// The same rays as cell sets, for quick "anything of these on it?".
-    pub vector_ray_sets: Vec<CellSet>,
     pub rays: Vec<Ray>,
     pub ntypes: usize,
     /// `[(player * ntypes + type) * ncells + cell]` -> range in `rays`: the
@@ -85,12 +81,11 @@ pub(crate) struct Tables {
     /// or a region's).
     pub piece_rays: Vec<(u32, u32)>,
     /// Per (player, type, cell) as `piece_rays`, for mobility and attacks
-    /// (`Position::piece_activity`): the index in `leap_sets` of the cells
-    /// of its plain leaps (not lame, moving and capturing) gathered into
-    /// one set where it has several (`NO_LEAPS` if not), and the range in
-    /// `activity_rays` of its other rays, walked one by one.
+    /// (`Position::piece_activity`): the index in [`CellTables::leaps`] of
+    /// the cells of its plain leaps (not lame, moving and capturing)
+    /// gathered into one set where it has several (`NO_LEAPS` if not), and
+    /// the range in `activity_rays` of its other rays, walked one by one.
     pub piece_activity: Vec<(u32, u32, u32)>,
-    pub leap_sets: Vec<CellSet>,
     pub activity_rays: Vec<Ray>,
     /// Per (player, type, cell) as `piece_rays`: the path rules allow
     /// every move of such a piece there (they depend on the cells alone),
@@ -109,52 +104,57 @@ pub(crate) struct Tables {
     pub zobrist_player: [u64; 8],
     pub zobrist_castling: [u64; 16],
     pub zobrist_ep: Vec<u64>,
+    /// The tables' cell sets, at each width a position asks for.
+    pub sets: SetsByWidth,
 }
 
-/// The cell sets of the tables at one width ([`CellSet`]): what attack
-/// tests and mobility read, copied from [`Tables`] (built at the widest)
-/// for a position of that width.
-#[derive(Debug)]
+/// The tables' cell sets at one width ([`CellSet`]): what attack tests and
+/// mobility read. Built at the widest with the other tables, copied to a
+/// narrower width for a position of that width ([`SetsByWidth`]).
+#[derive(Clone, Debug, Default)]
 pub(crate) struct CellTables<const W: usize> {
     ncells: usize,
-    /// Per player and cell: [`AttackTables::reach`].
+    /// Per player and cell: the cells from which a leap, and those from
+    /// which a line, of that player may attack it on an empty board. No
+    /// piece of theirs there, no attack: one set test instead of the walk.
     reach: Vec<Vec<[CellSet<W>; 2]>>,
-    /// [`Tables::vector_ray_sets`].
+    /// `[vector * ncells + cell]`: the cells of [`Tables::ray`], for quick
+    /// "anything of these on it?".
     vector_ray_sets: Vec<CellSet<W>>,
-    /// [`Tables::leap_sets`].
+    /// Plain leaps gathered into sets ([`Tables::activity_rays`]).
     leap_sets: Vec<CellSet<W>>,
 }
 
 impl<const W: usize> CellTables<W> {
-    /// The sets of `t` at width `W` (which must hold the board).
-    pub fn new(t: &Tables) -> CellTables<W> {
-        debug_assert!(CellSet::<W>::holds(t.ncells));
-        let narrow = |sets: &[CellSet]| sets.iter().map(|s| s.to_width()).collect();
+    /// The same sets at width `V` (which must hold the board).
+    fn to_width<const V: usize>(&self) -> CellTables<V> {
+        debug_assert!(CellSet::<V>::holds(self.ncells));
+        let narrow = |sets: &[CellSet<W>]| sets.iter().map(|s| s.to_width()).collect();
         CellTables {
-            ncells: t.ncells,
-            reach: t
-                .attacks
+            ncells: self.ncells,
+            reach: self
+                .reach
                 .iter()
-                .map(|at| {
-                    at.reach
+                .map(|cells| {
+                    cells
                         .iter()
                         .map(|[l, r]| [l.to_width(), r.to_width()])
                         .collect()
                 })
                 .collect(),
-            vector_ray_sets: narrow(&t.vector_ray_sets),
-            leap_sets: narrow(&t.leap_sets),
+            vector_ray_sets: narrow(&self.vector_ray_sets),
+            leap_sets: narrow(&self.leap_sets),
         }
     }
 
-    /// [`Tables::ray_set`] at this width.
+    /// The cells of [`Tables::ray`] as a set.
     #[inline]
     pub fn ray_set(&self, v: u16, cell: Cell) -> &CellSet<W> {
         &self.vector_ray_sets[v as usize * self.ncells + cell as usize]
     }
 
     /// The cells from which a leap, and those from which a line, of
-    /// `player` may attack `cell` ([`AttackTables::reach`]).
+    /// `player` may attack `cell`.
     #[inline]
     pub fn reach(&self, player: usize, cell: Cell) -> &[CellSet<W>; 2] {
         &self.reach[player][cell as usize]
@@ -164,6 +164,40 @@ impl<const W: usize> CellTables<W> {
     #[inline]
     pub fn leaps(&self, index: u32) -> &CellSet<W> {
         &self.leap_sets[index as usize]
+    }
+}
+
+/// The [`CellTables`] of one variant at every width in use: the widest,
+/// built with the tables, and each narrower one made from it once, when a
+/// position of that width first asks.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SetsByWidth {
+    wide: Arc<CellTables<WIDE>>,
+    /// `[V - 1]`: the `Arc<CellTables<V>>` of `V` words, once made (the
+    /// widest from the start).
+    made: [OnceLock<Arc<dyn Any + Send + Sync>>; WIDE],
+}
+
+impl SetsByWidth {
+    fn new(wide: CellTables<WIDE>) -> SetsByWidth {
+        let sets = SetsByWidth {
+            wide: Arc::new(wide),
+            made: Default::default(),
+        };
+        let _ = sets.made[WIDE - 1].set(sets.wide.clone());
+        sets
+    }
+
+    /// The sets at width `V` (which must hold the board), shared by every
+    /// position of that width.
+    pub fn at_width<const V: usize>(&self) -> Arc<CellTables<V>> {
+        let make = || Arc::new(self.wide.to_width::<V>());
+        let Some(slot) = V.checked_sub(1).and_then(|i| self.made.get(i)) else {
+            return make();
+        };
+        let sets = slot.get_or_init(|| make()).clone();
+        sets.downcast()
+            .expect("slot V - 1 holds the sets of V words")
     }
 }
 
@@ -217,7 +251,11 @@ impl Tables {
         }
         t.facing_lines = facing.iter().map(|&v| t.vector_id(v) as u16).collect();
         t.vector_rays = vec![(0, 0); t.vectors.len() * n];
-        t.vector_ray_sets = vec![CellSet::EMPTY; t.vectors.len() * n];
+        let mut sets = CellTables::<WIDE> {
+            ncells: n,
+            vector_ray_sets: vec![CellSet::EMPTY; t.vectors.len() * n],
+            ..Default::default()
+        };
         for vi in 0..t.vectors.len() {
             let (dx, dy) = t.vectors[vi];
             for c in 0..n {
@@ -226,7 +264,7 @@ impl Tables {
                 if g.cells.contains(cur) {
                     while let Some(next) = g.offset(cur, dx, dy) {
                         t.cells.push(next);
-                        t.vector_ray_sets[vi * n + c].insert(next);
+                        sets.vector_ray_sets[vi * n + c].insert(next);
                         cur = next;
                     }
                 }
@@ -271,7 +309,7 @@ impl Tables {
             .map(|(i, &(mi, o))| movement_rays[(mi * 4 + o as usize) * n + i % n])
             .collect();
 
-        t.split_activity_rays();
+        t.split_activity_rays(&mut sets);
 
         if rules.paths.active {
             t.path_free = (0..players.len() * nt * n)
@@ -288,8 +326,9 @@ impl Tables {
                 let (mi, o) = movement[(pl * nt + ti) * n + from as usize];
                 (movements[mi], o)
             };
-            let at = t.attack_tables(g, player, pieces, at_cell)?;
+            let (at, reach) = t.attack_tables(g, player, pieces, at_cell, &sets)?;
             t.attacks.push(at);
+            sets.reach.push(reach);
         }
 
         // Swap partners per cell.
@@ -313,6 +352,7 @@ impl Tables {
         t.zobrist_castling = std::array::from_fn(|_| splitmix(&mut seed));
         t.zobrist_ep = (0..n).map(|_| splitmix(&mut seed)).collect();
         debug_assert!(pieces.len() <= MAX_TYPES);
+        t.sets = SetsByWidth::new(sets);
         Ok(t)
     }
 
@@ -320,7 +360,7 @@ impl Tables {
     /// piece's plain leaps, if it has several, become one set (counted
     /// with a few set operations rather than one ray at a time), its other
     /// rays keep their order.
-    fn split_activity_rays(&mut self) {
+    fn split_activity_rays(&mut self, sets: &mut CellTables<WIDE>) {
         // Below this many plain leaps, the set operations (and gathering
         // the occupied cells for them) cost more than walking the leaps.
         const MIN_LEAPS: u32 = 4;
@@ -352,15 +392,15 @@ impl Tables {
             let set = if leaps.is_empty() {
                 NO_LEAPS
             } else {
-                self.leap_sets.push(leaps);
-                self.leap_sets.len() as u32 - 1
+                sets.leap_sets.push(leaps);
+                sets.leap_sets.len() as u32 - 1
             };
             self.piece_activity.push((set, start, end));
         }
     }
 
-    /// A piece's plain leaps gathered into a set (its index in
-    /// `leap_sets`, if they are) and its other rays, as `piece_activity`
+    /// A piece's plain leaps gathered into a set (its index for
+    /// [`CellTables::leaps`], if they are) and its other rays, as `piece_activity`
     /// holds them.
     #[inline]
     pub fn activity_rays(&self, player: usize, ty: u8, cell: Cell) -> (Option<u32>, &[Ray]) {
@@ -410,13 +450,15 @@ impl Tables {
     /// The reverse tables of one player: for leaps, per target cell the
     /// cells and types that reach it (from the movement on each cell); for
     /// riders and hoppers, per direction the types that capture along it.
+    /// Besides, their reach per cell ([`CellTables::reach`]).
     fn attack_tables<'a>(
         &mut self,
         g: &Geometry,
         player: &Player,
         pieces: &[PieceKind],
         at_cell: impl Fn(usize, Cell) -> (&'a [Atom], Orientation),
-    ) -> Result<AttackTables, String> {
+        sets: &CellTables<WIDE>,
+    ) -> Result<(AttackTables, Vec<[CellSet; 2]>), String> {
         let n = self.ncells;
         let mut leaps_at: Vec<Vec<LeapAttack>> = vec![Vec::new(); n];
         let mut lines: Vec<LineAttack> = Vec::new();
@@ -505,11 +547,11 @@ impl Tables {
         // Unlimited sliders first: they are the common case.
         lines.sort_by_key(|l| l.hop != 0);
         at.lame = at.leaps.iter().any(|l| l.lame_len != 0);
-        at.reach = (0..n)
+        let reach = (0..n)
             .map(|c| {
                 let (s, e) = at.leap_index[c];
                 let leaps = at.leaps[s as usize..e as usize].iter().map(|l| l.from);
-                let lines = lines.iter().map(|l| self.ray_set(l.vector, c as Cell));
+                let lines = lines.iter().map(|l| sets.ray_set(l.vector, c as Cell));
                 [
                     leaps.collect(),
                     lines.fold(CellSet::EMPTY, |a, b| a.union(b)),
@@ -517,7 +559,7 @@ impl Tables {
             })
             .collect();
         at.lines = lines;
-        Ok(at)
+        Ok((at, reach))
     }
 
     /// Overlapping atoms (`WR`, `KQ`, `mRcR2`...) would give the same move
@@ -582,12 +624,6 @@ impl Tables {
     pub fn ray(&self, v: u16, cell: Cell) -> &[Cell] {
         let (s, l) = self.vector_rays[v as usize * self.ncells + cell as usize];
         &self.cells[s as usize..s as usize + l as usize]
-    }
-
-    /// The cells of [`Tables::ray`] as a set.
-    #[inline]
-    pub fn ray_set(&self, v: u16, cell: Cell) -> &CellSet {
-        &self.vector_ray_sets[v as usize * self.ncells + cell as usize]
     }
 
     /// The rays of a piece of `player` of type `ty` standing on `cell`.
@@ -668,7 +704,9 @@ fn lame_cells(g: &Geometry, a: &Atom, k: usize, o: Orientation, c: Cell) -> Opti
 
 #[cfg(test)]
 mod tests {
+    use crate::geometry::WIDE;
     use crate::variant::embedded;
+    use std::sync::Arc;
 
     /// Ariana: camps joined only by slides over the centre, Pawns that may
     /// not capture into a neighbour's camp.
@@ -691,15 +729,38 @@ mod tests {
         assert!(!t.path_free(red, ty('B'), cell("e2")));
     }
 
+    /// Each width's sets are made once, shared by every position of that
+    /// width, and hold the same cells as the widest (which are the built
+    /// ones).
+    #[test]
+    fn sets_are_made_once_per_width() {
+        let v = embedded::variant("magna-carta").unwrap();
+        let sets = &v.tables.sets;
+        let one = sets.at_width::<1>();
+        assert!(Arc::ptr_eq(&one, &sets.at_width::<1>()));
+        assert!(Arc::ptr_eq(&sets.wide, &sets.at_width::<WIDE>()));
+        assert_eq!(one.ray_set(0, 9).to_width(), *sets.wide.ray_set(0, 9));
+        for c in v.geometry.cells.iter() {
+            for p in 0..2 {
+                let narrowed = one.reach(p, c).each_ref().map(|s| s.to_width());
+                assert_eq!(&narrowed, sets.wide.reach(p, c));
+            }
+        }
+        for (i, leaps) in sets.wide.leap_sets.iter().enumerate() {
+            assert_eq!(one.leaps(i as u32).to_width(), *leaps);
+        }
+    }
+
     /// The reach sets hold every cell an attack may come from.
     #[test]
     fn reach_covers_every_leap_and_line() {
         for name in ["chess", "ariana", "yang-aikou", "avon"] {
             let v = embedded::variant(name).unwrap();
             let t = &v.tables;
-            for at in &t.attacks {
+            let sets = t.sets.at_width::<WIDE>();
+            for (p, at) in t.attacks.iter().enumerate() {
                 for c in v.geometry.cells.iter() {
-                    let [leaps, lines] = &at.reach[c as usize];
+                    let [leaps, lines] = sets.reach(p, c);
                     let (s, e) = at.leap_index[c as usize];
                     for la in &at.leaps[s as usize..e as usize] {
                         assert!(leaps.contains(la.from), "{name}: leap from {}", la.from);

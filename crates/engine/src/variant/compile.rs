@@ -13,7 +13,7 @@ use super::{
 use crate::betza::{self, Atom, Reach};
 use crate::geometry::{Cell, CellSet, Geometry, Orientation, MAX_SIDE};
 use crate::position::Position;
-use crate::tables::{CellTables, Tables};
+use crate::tables::Tables;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -119,7 +119,6 @@ impl Compiler {
             hostile_players,
             castling_mask,
             pawn_types,
-            sets: Arc::new(CellTables::new(&tables)),
             tables,
         };
         with_setup(variant)

@@ -10,17 +10,16 @@ mod rule_modules;
 pub use display::{Display, Line, Shade};
 
 use crate::betza::Atom;
-use crate::geometry::{Cell, CellSet, Geometry, Orientation, WIDE};
+use crate::geometry::{Cell, CellSet, Geometry, Orientation};
 use crate::position::Position;
 pub use crate::rivers::{Rivers, Section};
-use crate::tables::{CellTables, Tables};
+use crate::tables::Tables;
 use compile::Compiler;
 use def::VariantDef;
 pub use rule_modules::{Facing, RegionMove, Swap, Winner};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Arc;
 
 /// Most armies in a game.
 pub const MAX_ARMIES: usize = 4;
@@ -396,8 +395,6 @@ pub struct Variant {
     /// Types whose moves reset the no-progress counter.
     pub(crate) pawn_types: TypeMask,
     pub(crate) tables: Tables,
-    /// The tables' cell sets at the widest, for positions of that width.
-    pub(crate) sets: Arc<CellTables<WIDE>>,
 }
 
 /// A problem in a variant file: where (a key path or a line) and what.
