@@ -44,7 +44,7 @@ fn answers<const W: usize>(pos: &mut Position<W>, values: &[i32]) -> Vec<String>
 }
 
 #[test]
-fn one_word_sets_answer_as_the_widest() {
+fn narrow_sets_answer_as_the_widest() {
     let mut seed = 5u64;
     let mut next = |n: usize| {
         seed = seed

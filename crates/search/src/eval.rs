@@ -794,7 +794,7 @@ mod tests {
     /// hold its board (one word up to 64 cells, two up to 128): every
     /// army's score is the same there, over random games.
     #[test]
-    fn one_word_sets_evaluate_the_same() {
+    fn narrow_sets_evaluate_the_same() {
         let mut rng = fastrand::Rng::with_seed(11);
         let mut compared = 0;
         for name in embedded::names() {

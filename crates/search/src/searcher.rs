@@ -960,12 +960,13 @@ mod tests {
                     &limits,
                     &mut |_| {},
                 );
-                let one = Searcher::new(Options::default()).search_one(&pos, &limits, &mut |_| {});
+                let narrow =
+                    Searcher::new(Options::default()).search_one(&pos, &limits, &mut |_| {});
                 let at = format!("{name} {pos}");
                 assert!(wide.nodes > 100, "{at}: {} nodes", wide.nodes);
-                assert_eq!(one.nodes, wide.nodes, "{at}");
+                assert_eq!(narrow.nodes, wide.nodes, "{at}");
                 assert_eq!(
-                    (one.best, one.score, one.pv),
+                    (narrow.best, narrow.score, narrow.pv),
                     (wide.best, wide.score, wide.pv),
                     "{at}"
                 );
