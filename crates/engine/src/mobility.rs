@@ -124,19 +124,37 @@ impl<const W: usize> Position<W> {
     /// The piece on `cell`'s mobility and attacked cells if `player` moved
     /// it (nothing for an empty cell).
     pub fn piece_activity(&self, cell: Cell, player: usize) -> Activity<W> {
-        let mut out = Activity::default();
         let code = self.board[cell as usize];
         if code == 0 {
-            return out;
+            return Activity::default();
         }
+        self.activity_of(crate::position::kind_of(code), army_of(code), player, cell)
+    }
+
+    /// The mobility and attacked cells a piece of `kind` would have on
+    /// `cell` if `player` moved it, whatever stands there now (a hostile
+    /// piece being one of `player`'s army's enemies). For an evaluation:
+    /// the cells from which a symmetric piece would attack `cell`.
+    pub fn activity_as(&self, kind: PieceType, player: usize, cell: Cell) -> Activity<W> {
+        let v = &*self.variant;
+        if kind as usize >= v.pieces.len()
+            || player >= v.players.len()
+            || !v.geometry.cells.contains(cell)
+        {
+            return Activity::default();
+        }
+        self.activity_of(kind, v.players[player].army, player, cell)
+    }
+
+    fn activity_of(&self, kind: PieceType, army: u8, player: usize, cell: Cell) -> Activity<W> {
+        let mut out = Activity::default();
         let v = &*self.variant;
         let t = &v.tables;
-        let enemies = v.enemies[army_of(code) as usize];
+        let enemies = v.enemies[army as usize];
         let hostile = |c: Cell| {
             let x = self.board[c as usize];
             x != 0 && enemies >> army_of(x) & 1 != 0
         };
-        let kind = crate::position::kind_of(code);
         let (leaps, rays) = t.activity_rays(player, kind, cell);
         if let Some(leaps) = leaps {
             // The empty cells and the hostile pieces among them are moves.
@@ -284,6 +302,48 @@ mod tests {
         assert!(
             narrow_boards >= 2,
             "one-word sets compared on {narrow_boards} boards"
+        );
+    }
+
+    #[test]
+    fn activity_as_a_type_is_that_piece_activity() {
+        // Where a piece of the type stands, its own activity.
+        for name in embedded::names() {
+            let v = embedded::variant(name).unwrap();
+            let pos = v.start();
+            for c in v.geometry.cells.iter() {
+                let Some(piece) = pos.piece_at(c) else {
+                    continue;
+                };
+                for (player, pl) in v.players.iter().enumerate() {
+                    if pl.army == piece.army {
+                        let own = pos.piece_activity(c, player);
+                        assert_eq!(pos.activity_as(piece.kind, player, c), own, "{name}");
+                    }
+                }
+            }
+        }
+        // Elsewhere, the cells it would attack: a Knight on Black's g8 (the
+        // cells a White Knight would check from), a Queen on e4 stopped
+        // by the pawns of rank 2 and 7.
+        let v = embedded::variant("chess").unwrap();
+        let pos = v.start();
+        let at = |s: &str| v.geometry.parse_cell(s).unwrap();
+        let kind = |s: &str| pos.piece_at(at(s)).unwrap().kind;
+        let knight = pos.activity_as(kind("b1"), 0, at("g8")).attacks;
+        let names: Vec<_> = knight.iter().map(|c| v.geometry.name(c)).collect();
+        assert_eq!(names.len(), 3, "{names:?}");
+        for s in ["e7", "f6", "h6"] {
+            assert!(knight.contains(at(s)), "{s}");
+        }
+        let queen = pos.activity_as(kind("d1"), 0, at("e4"));
+        assert!(queen.attacks.contains(at("e2")) && queen.attacks.contains(at("e7")));
+        assert!(!queen.attacks.contains(at("e1")) && !queen.attacks.contains(at("e8")));
+        // A type or player the variant lacks: nothing.
+        assert_eq!(pos.activity_as(30, 0, at("e4")), Activity::default());
+        assert_eq!(
+            pos.activity_as(kind("d1"), 5, at("e4")),
+            Activity::default()
         );
     }
 }

@@ -25,6 +25,36 @@ thread_local! {
 const PRESENCE_NONE: i32 = -300;
 const PRESENCE_ONE: i32 = -80;
 
+/// The parts of the quadratic royal danger ([`Eval::royal_danger`]), in
+/// Stockfish's classical units (its king danger, made generic): the danger
+/// from one hostile army is their sum, and it costs danger² / 4096 in the
+/// middle game, danger / 16 in the end game, times `king_danger` percent.
+struct Danger {
+    /// Per hostile piece attacking the royal zone.
+    attacker: i32,
+    /// Per attack on a cell of the zone.
+    hit: i32,
+    /// Per cell of the zone the hostile army attacks and no other piece of
+    /// the royal army defends.
+    weak: i32,
+    /// Per hostile piece type that can give check from a cell the royal
+    /// army does not guard.
+    safe_check: i32,
+    /// Taken off when the hostile army has lost its strongest piece type.
+    no_strongest: i32,
+    /// Below this the danger costs nothing.
+    threshold: i32,
+}
+
+const DANGER: Danger = Danger {
+    attacker: 50,
+    hit: 69,
+    weak: 185,
+    safe_check: 800,
+    no_strongest: 873,
+    threshold: 100,
+};
+
 /// Which terms the evaluation uses (for measuring them by self-play).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Terms {
@@ -116,6 +146,9 @@ pub struct Eval {
     /// Material of every army's non-pawn, non-royal pieces at the start:
     /// the reference for the game phase.
     start_material: i32,
+    /// Each army's most valuable non-pawn, non-royal type at the start
+    /// (the queen of chess), for the royal danger.
+    strongest: [Option<u8>; MAX_ARMIES],
 }
 
 impl Eval {
@@ -137,13 +170,22 @@ impl Eval {
             weights.clear_tables();
         }
         let know = Knowledge::with_weights(variant, &weights);
-        let start_material = Self::phase_material(&know, &variant.start());
+        let start = variant.start();
+        let start_material = Self::phase_material(&know, &start);
+        let mut strongest = [None; MAX_ARMIES];
+        for (a, s) in strongest.iter_mut().enumerate().take(variant.armies.len()) {
+            let skip = know.pawn_types | know.royal_types[a];
+            *s = (0..variant.pieces.len() as u8)
+                .filter(|&t| skip >> t & 1 == 0 && !start.type_cells(a as u8, t).is_empty())
+                .max_by_key(|&t| know.value[t as usize]);
+        }
         Eval {
             variant: variant.clone(),
             know,
             terms,
             weights,
             start_material,
+            strongest,
         }
     }
 
@@ -162,7 +204,7 @@ impl Eval {
     /// Every army's score (armies out of the game included: their pieces
     /// may still stand as obstacles; callers decide whether they count).
     pub fn armies<const W: usize>(&self, pos: &Position<W>) -> [i32; MAX_ARMIES] {
-        if !self.know.has_activity() {
+        if !self.know.has_activity() && self.weights.king_danger == 0 {
             return self.armies_with::<false, W>(pos, &mut []);
         }
         TYPED.with_borrow_mut(|lists| {
@@ -182,9 +224,10 @@ impl Eval {
         })
     }
 
-    /// [`Eval::armies`]; with `ACTIVITY` (learnt mobility and threats),
-    /// gathering each army's attacks by type in `typed` (cleared). Two
-    /// copies, so that the evaluation without those tables pays nothing.
+    /// [`Eval::armies`]; with `ACTIVITY` (learnt mobility and threats, or
+    /// the royal danger), gathering each army's attacks by type in `typed`
+    /// (cleared). Two copies, so that the evaluation without those terms
+    /// pays nothing.
     fn armies_with<const ACTIVITY: bool, const W: usize>(
         &self,
         pos: &Position<W>,
@@ -202,6 +245,7 @@ impl Eval {
         // game, per army.
         let mut learnt = [[0i32; 2]; MAX_ARMIES];
         let pst = k.has_pst();
+        let learnt_activity = ACTIVITY && k.has_activity();
         let mut material = 0;
         // The terms that need attacks, pawns or royal zones (the variant's
         // weights may leave them all off).
@@ -209,11 +253,12 @@ impl Eval {
             || w.supported != 0
             || w.pawn_threat != 0
             || w.hanging != 0
-            || w.king_attack != 0;
+            || w.king_attack != 0
+            || w.king_danger != 0;
         let mut map = AttackMap::<W>::new();
         // Each army's pieces other than pawns, for the safety of royal ones.
         let mut officers = [CellSet::<W>::EMPTY; MAX_ARMIES];
-        if w.king_attack != 0 {
+        if w.king_attack != 0 || w.king_danger != 0 {
             map.royal_zones(pos, k, n);
         }
         for (a, s) in score.iter_mut().enumerate().take(n) {
@@ -243,9 +288,11 @@ impl Eval {
                 if ACTIVITY {
                     let attacks = match &act {
                         Some(act) => {
-                            let [mg, eg] = k.learnt(k.mobility_feature(t, act.moves));
-                            learnt[a][0] += mg as i32;
-                            learnt[a][1] += eg as i32;
+                            if learnt_activity {
+                                let [mg, eg] = k.learnt(k.mobility_feature(t, act.moves));
+                                learnt[a][0] += mg as i32;
+                                learnt[a][1] += eg as i32;
+                            }
                             &act.attacks
                         }
                         None => &k.pawn_attacks(owner, t, c).to_width(),
@@ -280,7 +327,7 @@ impl Eval {
                 }
             }
         }
-        if ACTIVITY {
+        if learnt_activity {
             self.threats(pos, typed, |a, f| {
                 let [mg, eg] = k.learnt(f);
                 learnt[a][0] += mg as i32;
@@ -294,6 +341,9 @@ impl Eval {
             score[a] += self.royal_safety(pos, a as u8, &officers) * phase / 256;
             if extra {
                 self.pawns_threats_attacks(pos, a, &map, phase, &mut score);
+            }
+            if ACTIVITY && w.king_danger != 0 {
+                score[a] -= self.royal_danger(pos, a, &map, typed, phase);
             }
         }
         self.add_presence(pos, &mut score);
@@ -445,6 +495,73 @@ impl Eval {
             let hanging = undefended.intersection(&map.attacks[e]).len() as i32;
             score[e] += w.pawn_threat * by_pawns + w.hanging * hanging;
         }
+    }
+
+    /// What the danger to army `a`'s royal pieces costs it (Stockfish's
+    /// classical king danger made generic, [`Danger`]): from each hostile
+    /// army, the pieces and attacks on the royal zone, its undefended cells,
+    /// and the piece types that could check from a cell `a` does not guard
+    /// (`typed`: each army's attacks by piece type).
+    fn royal_danger<const W: usize>(
+        &self,
+        pos: &Position<W>,
+        a: usize,
+        map: &AttackMap<W>,
+        typed: &[CellSet<W>],
+        phase: i32,
+    ) -> i32 {
+        let v = &*self.variant;
+        let k = &self.know;
+        let army = a as u8;
+        let Some(royals) = pos.royal_cells(army) else {
+            return 0;
+        };
+        let Some(first) = royals.iter().next() else {
+            return 0;
+        };
+        // Check cells are where a piece would attack the royal one from:
+        // for a symmetric piece, where it attacks from the royal cell.
+        let owner = k.owner(army, first);
+        let mut cost = 0;
+        for e in v.hostile_armies(army) {
+            // As Stockfish: no danger from fewer than two attackers (one
+            // with the strongest piece on the board), nor its cost.
+            let strongest =
+                self.strongest[e].is_some_and(|q| !pos.type_cells(e as u8, q).is_empty());
+            if map.zone_attackers[e][a] < 2 - strongest as i32 {
+                continue;
+            }
+            let mut danger =
+                DANGER.attacker * map.zone_attackers[e][a] + DANGER.hit * map.zone_hits[e][a];
+            let weak = map.zone[a]
+                .intersection(&map.attacks[e])
+                .difference(&map.attacks[a]);
+            danger += DANGER.weak * weak.len() as i32;
+            let guarded = pos
+                .army_cells(e as u8)
+                .union(&map.attacks[a])
+                .union(&map.zone[a]);
+            let skip = k.pawn_types | k.royal_types[e];
+            for t in (0..k.ntypes).filter(|t| skip >> t & 1 == 0) {
+                let reach = typed[e * k.ntypes + t].difference(&guarded);
+                if reach.is_empty() {
+                    continue;
+                }
+                let checks = royals.iter().any(|r| {
+                    let from = pos.activity_as(t as u8, owner, r).attacks;
+                    !from.intersection(&reach).is_empty()
+                });
+                danger += DANGER.safe_check * checks as i32;
+            }
+            if !strongest {
+                danger -= DANGER.no_strongest;
+            }
+            if danger > DANGER.threshold {
+                let (mg, eg) = (danger * danger / 4096, danger / 16);
+                cost += (mg * phase + eg * (256 - phase)) / 256;
+            }
+        }
+        cost * self.weights.king_danger / 100
     }
 
     /// Shelter by own pieces next to each royal piece, and enemy pieces
@@ -655,6 +772,7 @@ mod tests {
             "pawn_threat" => w.pawn_threat = weight,
             "hanging" => w.hanging = weight,
             "king_attack" => w.king_attack = weight,
+            "king_danger" => w.king_danger = weight,
             _ => unreachable!(),
         }
         let on = Eval::with_weights(&v, Terms::default(), w);
@@ -685,6 +803,31 @@ mod tests {
         let quiet = "6k1/5ppp/8/8/Q7/8/5PPP/4R1K1 w - - 0 1";
         assert!(term("king_attack", attack, 10) > 0);
         assert_eq!(term("king_attack", quiet, 10), 0);
+    }
+
+    #[test]
+    fn royal_danger_costs_the_attacked_royal_piece() {
+        // Queen h5 and Knight g5 both hit h7 and f7 next to Black's King;
+        // h7 is defended by the King alone: two attackers, four hits, one
+        // weak cell, (50 * 2 + 69 * 4 + 185)² / 4096 = 76 in the middle game.
+        let attack = "r4rk1/ppp2ppp/8/6NQ/8/8/PPP2PPP/R5K1 w - - 0 1";
+        let danger = term("king_danger", attack, 100);
+        assert!((20..=76).contains(&danger), "{danger}");
+        // Away from the King: no danger to either side.
+        let quiet = "r4rk1/ppp2ppp/8/8/Q7/8/PPP2PPP/RN4K1 w - - 0 1";
+        assert_eq!(term("king_danger", quiet, 100), 0);
+        // Nor at the start.
+        assert_eq!(
+            term(
+                "king_danger",
+                &embedded::variant("chess").unwrap().start().to_string(),
+                100
+            ),
+            0
+        );
+        // Without its Queen, the Knight alone is no danger.
+        let no_queen = "r4rk1/ppp2ppp/8/6N1/8/8/PPP2PPP/R5K1 w - - 0 1";
+        assert_eq!(term("king_danger", no_queen, 100), 0);
     }
 
     /// What learnt tables add to White's score (two sides) in a chess

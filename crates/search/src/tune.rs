@@ -247,6 +247,7 @@ fn knobs(v: &Arc<Variant>, start: &Weights) -> Vec<Knob> {
     scalar!(pawn_threat, 5);
     scalar!(hanging, 5);
     scalar!(king_attack, 2);
+    scalar!(king_danger, 10);
     k
 }
 

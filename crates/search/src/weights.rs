@@ -24,6 +24,9 @@
 //! hanging = 15      # per hostile piece attacked and not defended
 //! king_attack = 2   # per attack on the cells around a hostile royal piece,
 //!                   # times the number of pieces attacking there (four count)
+//! king_danger = 80  # percent of the quadratic royal danger: attackers,
+//!                   # attacks and undefended cells near a royal piece, safe
+//!                   # checks, less without the hostile strongest piece
 //! [values]          # centipawns per piece letter
 //! P = 100
 //! [pst]             # learnt piece-square tables (`tune --pst`): per piece
@@ -68,6 +71,7 @@ pub struct Weights {
     pub pawn_threat: i32,
     pub hanging: i32,
     pub king_attack: i32,
+    pub king_danger: i32,
     /// Piece values by letter; missing letters keep the derived value.
     /// (Last: a TOML table follows the plain values.)
     pub values: BTreeMap<String, i32>,
@@ -104,6 +108,7 @@ impl Default for Weights {
             pawn_threat: 0,
             hanging: 0,
             king_attack: 0,
+            king_danger: 0,
         }
     }
 }
