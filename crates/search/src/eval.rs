@@ -962,4 +962,35 @@ mod tests {
         }
         assert!(compared > 10_000, "only {compared} positions compared");
     }
+
+    #[test]
+    fn royal_danger_only_costs_and_sometimes_does_in_every_variant() {
+        // Random games of every variant, evaluated with the danger on and
+        // off: it only takes from an army's score, and it does somewhere.
+        let mut rng = fastrand::Rng::with_seed(5);
+        for name in embedded::names() {
+            let v = embedded::variant(name).unwrap();
+            let mut w = Weights::for_variant(&v);
+            w.king_danger = 0;
+            let off = Eval::with_weights(&v, Terms::default(), w.clone());
+            w.king_danger = 100;
+            let on = Eval::with_weights(&v, Terms::default(), w);
+            let mut costly = 0;
+            for _ in 0..10 {
+                let mut pos = v.start();
+                for _ in 0..80 {
+                    let (a, b) = (on.armies(&pos), off.armies(&pos));
+                    assert!(a.iter().zip(&b).all(|(a, b)| a <= b), "{name} {pos}");
+                    costly += (a != b) as usize;
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.make(moves.as_slice()[rng.usize(..moves.len())]);
+                }
+            }
+            let royal = v.rules.royal.is_some();
+            assert!(!royal || costly > 0, "{name}: no position with a cost");
+        }
+    }
 }
