@@ -55,9 +55,9 @@ def main():
             moves = moves.split()
             if len(moves) < ply:
                 continue
-            # A moves first from the start position; we are the `search` one.
-            a_white = fen.split()[1] == "w"
-            sign = 1 if a_white == a.startswith("search") else -1
+            # The record names the first army's (White's) player first, and
+            # FSF's trace is from White's side; we are the `search` one.
+            sign = 1 if a.startswith("search") else -1
             for term, (mg, eg) in trace(args.fsf, args.variant, fen, moves[:ply]).items():
                 total[term][0] += sign * mg
                 total[term][1] += sign * eg
