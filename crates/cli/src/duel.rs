@@ -409,14 +409,15 @@ impl Tally {
     }
 
     /// Average thinking time per move of each player, and with a clock
-    /// what was left of it at the end.
+    /// what was left of it at the end (to the millisecond: a Fischer clock
+    /// keeps at least its increment, which a tenth of a second hides).
     fn time_line(&self, clock: bool) -> String {
         let per_move = |i: usize| self.think_ms[i] / self.think_moves[i].max(1);
         let mut line = format!("time per move: A {} ms, B {} ms", per_move(0), per_move(1));
         if clock {
             let left = |i: usize| self.clock_left_ms[i] as f64 / 1000.0 / self.games.max(1) as f64;
             line += &format!(
-                "; clock left at the end: A {:.1} s, B {:.1} s",
+                "; clock left at the end: A {:.3} s, B {:.3} s",
                 left(0),
                 left(1)
             );

@@ -265,7 +265,9 @@ fn match_with_a_clock_between_two_configurations() {
         "--quiet",
     ];
     let (stdout, _) = recorded_match("magna-carta", &args);
-    // Both players thought and left time on their clocks.
+    // Both players thought and left time on their clocks: no flag fell, and
+    // each clock keeps at least its increment after every move.
+    assert!(!stdout.contains("time forfeit"), "{stdout}");
     let line = stdout
         .lines()
         .find(|l| l.starts_with("time per move: A "))
@@ -275,7 +277,8 @@ fn match_with_a_clock_between_two_configurations() {
         .filter_map(|w| w.parse().ok())
         .collect();
     assert_eq!(numbers.len(), 4, "{line}");
-    assert!(numbers.iter().all(|&x| x > 0.0), "{line}");
+    assert!(numbers[..2].iter().all(|&x| x > 0.0), "{line}");
+    assert!(numbers[2..].iter().all(|&x| x >= 0.01), "{line}");
     assert!(numbers[2] <= 0.5 + 0.01 * 200.0, "{line}");
 }
 
