@@ -24,15 +24,25 @@ pub enum TimeControl {
     Fischer { base_ms: u64, inc_ms: u64 },
     /// Whatever limits each player's own settings give (depth, nodes).
     Own,
+    /// The same number of plies for both players: compares evaluations and
+    /// trees apart from speed (`depth=N`).
+    Depth(u32),
 }
 
 impl TimeControl {
-    /// `100ms` (or `movetime=100`), `10+0.1` (seconds + seconds), `own`.
+    /// `100ms` (or `movetime=100`), `10+0.1` (seconds + seconds), `own`,
+    /// `depth=N`.
     pub fn parse(s: &str) -> Result<TimeControl, String> {
-        let bad = || format!("time control `{s}`: expected e.g. 100ms, 10+0.1 or own");
+        let bad = || format!("time control `{s}`: expected e.g. 100ms, 10+0.1, own or depth=8");
         let s = s.trim();
         if s == "own" {
             return Ok(TimeControl::Own);
+        }
+        if let Some(d) = s.strip_prefix("depth=") {
+            return match d.parse() {
+                Ok(d) if d > 0 => Ok(TimeControl::Depth(d)),
+                _ => Err(bad()),
+            };
         }
         if let Some(ms) = s.strip_suffix("ms").or_else(|| s.strip_prefix("movetime=")) {
             return ms.parse().map(TimeControl::PerMove).map_err(|_| bad());
@@ -186,6 +196,7 @@ impl Player {
                             moves_to_go: None,
                         })
                     }
+                    TimeControl::Depth(d) => limits.depth = Some(d),
                     TimeControl::Own => {}
                 }
                 let m = searcher.best_move(pos, &limits).best;
@@ -208,6 +219,7 @@ impl Player {
                         },
                         clocks[army] + 5_000,
                     ),
+                    TimeControl::Depth(d) => (Go::Depth(d), 600_000),
                     TimeControl::Own => (Go::Depth(8), 600_000),
                 };
                 e.best_move(
@@ -594,6 +606,9 @@ mod tests {
             })
         );
         assert_eq!(TimeControl::parse("own"), Ok(TimeControl::Own));
+        assert_eq!(TimeControl::parse("depth=9"), Ok(TimeControl::Depth(9)));
+        assert!(TimeControl::parse("depth=0").is_err());
+        assert!(TimeControl::parse("depth=x").is_err());
         for bad in ["", "10", "x+1", "1+-1", "fastms", "inf+0"] {
             assert!(TimeControl::parse(bad).is_err(), "{bad}");
         }

@@ -180,7 +180,7 @@ enum Command {
         #[arg(long = "b-option", value_name = "NAME=VALUE")]
         b_options: Vec<String>,
         /// Time control: `100ms` a move, `10+0.1` (seconds + increment),
-        /// or `own` (each player's own depth or nodes).
+        /// `own` (each player's own depth or nodes) or `depth=N` (both).
         #[arg(long, default_value = "100ms")]
         tc: String,
         /// Games to play at most (in pairs).
@@ -271,6 +271,12 @@ enum Command {
         /// several files may be given, comma-separated) instead of playing.
         #[arg(long, value_name = "PATH")]
         data: Option<String>,
+        /// Learn from the games of match records (`match --record`; several
+        /// comma-separated) as well: their quiet positions from ply 8 on,
+        /// each by its game's result alone (e.g. games against a stronger
+        /// engine, which teach what self-play cannot).
+        #[arg(long, value_name = "PATH")]
+        records: Option<String>,
         /// Fit the piece-square tables (middle and end game) instead of
         /// the other weights, which stay as the start weights have them.
         #[arg(long)]
@@ -638,6 +644,7 @@ fn run(cli: Cli) -> Result<(), String> {
             out,
             save_data,
             data,
+            records,
             pst,
             result_share,
             penalty,
@@ -654,6 +661,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 out,
                 save_data,
                 data,
+                records,
                 pst: pst.then_some(PstPlan {
                     result_share: result_share.clamp(0.0, 1.0),
                     penalty: penalty.max(0.0),

@@ -19,6 +19,8 @@ pub struct Run {
     pub out: Option<String>,
     pub save_data: Option<String>,
     pub data: Option<String>,
+    /// Match records (`match --record`) whose games to learn from.
+    pub records: Option<String>,
     /// Fit the piece-square tables, with these settings.
     pub pst: Option<PstPlan>,
 }
@@ -36,6 +38,25 @@ fn load(v: &Arc<Variant>, paths: &str) -> Result<Vec<Sample>, String> {
     Ok(data)
 }
 
+/// Reads match records (comma-separated paths): the quiet positions of
+/// their games from ply 8 on, as [`Sample::from_record_line`] keeps them.
+fn load_records(v: &Arc<Variant>, paths: &str) -> Result<Vec<Sample>, String> {
+    let mut data = Vec::new();
+    for path in paths.split(',') {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.is_empty()) {
+            let game = Sample::from_record_line(v, line, RECORD_SKIP)
+                .map_err(|e| format!("{path}:{}: {e}", i + 1))?;
+            data.extend(game);
+        }
+    }
+    Ok(data)
+}
+
+/// Plies of a recorded game before its positions are kept (the opening
+/// book's, as the self-play games skip their random plies).
+const RECORD_SKIP: usize = 8;
+
 fn save(path: &str, data: &[Sample]) -> Result<(), String> {
     let file = std::fs::File::create(path).map_err(|e| format!("{path}: {e}"))?;
     let mut w = std::io::BufWriter::new(file);
@@ -52,12 +73,8 @@ pub fn run(v: &Arc<Variant>, run: &Run) -> Result<(), String> {
     }
     let t = Instant::now();
     let (games, nodes, seed) = (run.games, run.nodes, run.seed);
-    let (data, source) = match &run.data {
-        Some(paths) => {
-            let data = load(v, paths)?;
-            (data, format!("--data {paths}"))
-        }
-        None => {
+    let (data, source) = match (&run.data, &run.records) {
+        (None, None) => {
             let plan = Plan {
                 games,
                 nodes,
@@ -77,6 +94,19 @@ pub fn run(v: &Arc<Variant>, run: &Run) -> Result<(), String> {
                 data,
                 format!("--games {games} --nodes {nodes} --seed {seed}"),
             )
+        }
+        (files, records) => {
+            let mut data = Vec::new();
+            let mut source = Vec::new();
+            if let Some(paths) = files {
+                data.extend(load(v, paths)?);
+                source.push(format!("--data {paths}"));
+            }
+            if let Some(paths) = records {
+                data.extend(load_records(v, paths)?);
+                source.push(format!("--records {paths}"));
+            }
+            (data, source.join(" "))
         }
     };
     eprintln!(

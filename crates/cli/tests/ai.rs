@@ -256,6 +256,15 @@ fn match_against_a_uci_engine_plays_legal_recorded_games() {
 }
 
 #[test]
+fn match_at_equal_depth_against_a_uci_engine() {
+    let uci = format!("uci:{BIN} uci");
+    let args = ["--a", "search", "--b", &uci, "--tc", "depth=2"];
+    let (stdout, _) = recorded_match("chess", &args);
+    assert!(stdout.contains("Depth(2)"), "{stdout}");
+    assert!(stdout.contains("games 2:"), "{stdout}");
+}
+
+#[test]
 fn match_with_a_clock_between_two_configurations() {
     let args = [
         "--b",
@@ -284,7 +293,8 @@ fn match_with_a_clock_between_two_configurations() {
 
 /// The tuning pipeline as a user runs it: self-play data saved, piece-square
 /// tables fitted into a weights file, the same data fitted again from the
-/// file, a match with the written weights; a bad data line is named.
+/// file, a match with the written weights, a fit from that match's record;
+/// a bad data line is named.
 #[test]
 fn tune_fits_piece_square_tables_from_saved_data() {
     let dir = std::env::temp_dir().join(format!("quadrille-tune-{}", std::process::id()));
@@ -333,11 +343,27 @@ fn tune_fits_piece_square_tables_from_saved_data() {
         "{refit}"
     );
     let weights = format!("search:depth=2,weights={second}");
-    let (stdout, _) = recorded_match(
+    let (stdout, games) = recorded_match(
         "chess",
         &["--a", &weights, "--b", "search:depth=1", "--tc", "own"],
     );
     assert!(stdout.contains("weights="), "{stdout}");
+    // The match's record is data too: its games' quiet positions, each by
+    // its game's result.
+    let record = path("games.txt");
+    std::fs::write(&record, &games).unwrap();
+    let log = fit(&["--records", &record, "--out", &first]);
+    let kept: usize = log
+        .split_whitespace()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{log}"));
+    assert!(kept > 0 && log.contains("--records"), "{log}");
+    let written = std::fs::read_to_string(&first).unwrap();
+    assert!(
+        written.contains(&format!("--records {record}")),
+        "{written}"
+    );
     // A line that is no sample: the file and the line are named.
     let position = lines.split('\t').next().unwrap();
     std::fs::write(&data, format!("{position}\t0.7\t3\n")).unwrap();

@@ -3,7 +3,8 @@
 //! game's result, then move each weight up or down while that lowers the
 //! squared error between the result and the evaluation's predicted score
 //! (a logistic curve of the centipawns). Deterministic for a seed; no I/O
-//! (`quadrille tune` writes the file).
+//! (`quadrille tune` writes the file). Recorded games (a match's record)
+//! are data too ([`Sample::from_record_line`]).
 //!
 //! Why this and not a network: the weights are few and readable (a file a
 //! person can check), the fit takes seconds, and the data a two-core
@@ -12,32 +13,35 @@
 use crate::arena::random_opening;
 use crate::eval::{Eval, Terms};
 use crate::limits::Limits;
-use crate::ordering::is_tactical;
+use crate::ordering::{is_capture, is_tactical};
 use crate::searcher::{result_for, Options, Searcher};
 use crate::values::Knowledge;
 use crate::weights::{Weights, MOBILITY_BUCKETS, THREAT_KINDS};
-use quadrille_engine::{Cell, Position, Variant};
+use quadrille_engine::{Cell, MoveKind, Position, Variant};
 use std::cmp::Ordering as CmpOrdering;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// A position, how its game ended for the first army (1, 1/2, 0), and
 /// the self-play search's score of it for the first army (centipawns,
-/// mates and larger scores clamped to [`SCORE_CAP`]).
+/// mates and larger scores clamped to [`SCORE_CAP`]); none for a position
+/// of a recorded game, whose target is then its result alone.
 #[derive(Clone)]
 pub struct Sample {
     pub pos: Position,
     pub result: f64,
-    pub score: i32,
+    pub score: Option<i32>,
 }
 
 /// Search scores kept in samples are clamped to plus or minus this.
 pub const SCORE_CAP: i32 = 2000;
 
 impl Sample {
-    /// One line of a data file: position, result, score (tab-separated).
+    /// One line of a data file: position, result, score (tab-separated;
+    /// `-` for no score).
     pub fn to_line(&self) -> String {
-        format!("{}\t{}\t{}", self.pos, self.result, self.score)
+        let score = self.score.map_or("-".to_string(), |s| s.to_string());
+        format!("{}\t{}\t{score}", self.pos, self.result)
     }
 
     /// Reads a line written by [`Sample::to_line`].
@@ -54,11 +58,53 @@ impl Sample {
             .ok()
             .filter(|r| [0.0, 0.5, 1.0].contains(r))
             .ok_or_else(|| format!("result `{result}`: expected 0, 0.5 or 1"))?;
-        let score = score
-            .parse::<i32>()
-            .map_err(|_| format!("score `{score}`: expected centipawns"))?
-            .clamp(-SCORE_CAP, SCORE_CAP);
+        let score = match score {
+            "-" => None,
+            _ => Some(
+                score
+                    .parse::<i32>()
+                    .map_err(|_| format!("score `{score}`: expected centipawns or -"))?
+                    .clamp(-SCORE_CAP, SCORE_CAP),
+            ),
+        };
         Ok(Sample { pos, result, score })
+    }
+
+    /// The quiet positions (as [`samples`] keeps them) of one game of a
+    /// match record (`quadrille match --record`: start position, the two
+    /// players, result, ending, moves; tab-separated) from ply `skip` on,
+    /// each with the game's result and no score: games against stronger
+    /// play teach what self-play cannot.
+    pub fn from_record_line(
+        v: &Arc<Variant>,
+        line: &str,
+        skip: usize,
+    ) -> Result<Vec<Sample>, String> {
+        let f: Vec<&str> = line.split('\t').collect();
+        let [start, _, _, result, _, moves] = f[..] else {
+            return Err("expected start, players, result, ending and moves, tab-separated".into());
+        };
+        let result = match result {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            "1/2-1/2" => 0.5,
+            _ => return Err(format!("result `{result}`: expected 1-0, 0-1 or 1/2-1/2")),
+        };
+        let mut pos = Position::from_string(v.clone(), start).map_err(|e| e.to_string())?;
+        let mut out = Vec::new();
+        for (ply, text) in moves.split_whitespace().enumerate() {
+            let m = pos
+                .parse_move(text)
+                .map_err(|e| format!("move {} `{text}`: {e}", ply + 1))?;
+            let tactical =
+                is_capture(&pos, m) || m.promotion.is_some() || m.kind == MoveKind::DropOut;
+            if ply >= skip && !pos.in_check() && !tactical {
+                let (pos, score) = (pos.clone(), None);
+                out.push(Sample { pos, result, score });
+            }
+            pos.make(m);
+        }
+        Ok(out)
     }
 }
 
@@ -135,7 +181,11 @@ fn play_one(start: &Position, plan: &Plan, game: u64, searcher: &mut Searcher) -
     };
     quiet
         .into_iter()
-        .map(|(pos, score)| Sample { pos, result, score })
+        .map(|(pos, score)| Sample {
+            pos,
+            result,
+            score: Some(score),
+        })
         .collect()
 }
 
@@ -472,8 +522,13 @@ pub fn fit_pst(
             / rows.len().max(1) as f64
     });
     for (r, x) in rows.iter_mut().zip(data) {
-        r.target = plan.result_share * x.result
-            + (1.0 - plan.result_share) * sigmoid(scale, x.score as f64);
+        r.target = match x.score {
+            Some(score) => {
+                plan.result_share * x.result
+                    + (1.0 - plan.result_share) * sigmoid(scale, score as f64)
+            }
+            None => x.result,
+        };
     }
     // Held out in blocks: a game's positions lie together in the data and
     // are much alike, so a scattered tenth would share games with the rest.
@@ -713,18 +768,43 @@ mod tests {
     }
 
     #[test]
+    fn record_lines_give_their_quiet_positions_and_bad_ones_are_named() {
+        let v = embedded::variant("chess").unwrap();
+        let start = v.start().to_string();
+        // Captures (plies 3, 4) and the position in check (before ply 7,
+        // after Qe5+) are left out: plies 1, 2, 5 and 6 stay.
+        let moves = "e2e4 d7d5 e4d5 d8d5 b1c3 d5e5 g1e2";
+        let line = format!("{start}\tsearch\tuci:x\t0-1\tCheckmate\t{moves}");
+        let all = Sample::from_record_line(&v, &line, 0).unwrap();
+        assert_eq!(all.len(), 4);
+        assert!(all.iter().all(|s| s.result == 0.0 && s.score.is_none()));
+        assert_eq!(all[0].pos.key(), v.start().key());
+        assert_eq!(Sample::from_record_line(&v, &line, 2).unwrap().len(), 2);
+        for (line, what) in [
+            (format!("{start}\ta\tb\t1-0\tx\te2e4 e2e4"), "move 2 `e2e4`"),
+            (format!("{start}\ta\tb\twon\tx\te2e4"), "result `won`"),
+            (format!("{start}\ta\tb\t1-0"), "tab-separated"),
+        ] {
+            let e = Sample::from_record_line(&v, &line, 0).err().unwrap();
+            assert!(e.contains(what), "{e}");
+        }
+    }
+
+    #[test]
     fn sample_lines_round_trip_and_bad_ones_are_named() {
         let v = embedded::variant("chess").unwrap();
         let s = Sample {
             pos: v.start(),
             result: 0.5,
-            score: -35,
+            score: Some(-35),
         };
         let back = Sample::from_line(&v, &s.to_line()).unwrap();
         assert_eq!(
             (back.pos.key(), back.result, back.score),
-            (s.pos.key(), 0.5, -35)
+            (s.pos.key(), 0.5, Some(-35))
         );
+        let none = Sample { score: None, ..s };
+        assert_eq!(Sample::from_line(&v, &none.to_line()).unwrap().score, None);
         let start = v.start().to_string();
         for (line, what) in [
             (format!("{start}\t0.7\t10"), "result"),
