@@ -4,7 +4,7 @@
 use indicatif::{ProgressBar, ProgressStyle};
 use quadrille_engine::Variant;
 use quadrille_search::tune::{self, Plan, PstPlan, Sample};
-use quadrille_search::Weights;
+use quadrille_search::{Eval, Terms, Weights};
 use std::io::Write;
 use std::sync::Arc;
 use std::time::Instant;
@@ -25,31 +25,37 @@ pub struct Run {
     pub pst: Option<PstPlan>,
 }
 
-/// Reads data files (comma-separated paths), naming the file and line of
-/// a bad line.
-fn load(v: &Arc<Variant>, paths: &str) -> Result<Vec<Sample>, String> {
-    let mut data = Vec::new();
+/// Calls `read` on every non-empty line of the files (comma-separated
+/// paths), naming the file and line of a bad one.
+fn each_line(paths: &str, mut read: impl FnMut(&str) -> Result<(), String>) -> Result<(), String> {
     for path in paths.split(',') {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
         for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.is_empty()) {
-            data.push(Sample::from_line(v, line).map_err(|e| format!("{path}:{}: {e}", i + 1))?);
+            read(line).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
         }
     }
+    Ok(())
+}
+
+/// Reads data files (written by `--save-data`).
+fn load(v: &Arc<Variant>, paths: &str) -> Result<Vec<Sample>, String> {
+    let mut data = Vec::new();
+    each_line(paths, |line| {
+        data.push(Sample::from_line(v, line)?);
+        Ok(())
+    })?;
     Ok(data)
 }
 
-/// Reads match records (comma-separated paths): the quiet positions of
-/// their games from ply 8 on, as [`Sample::from_record_line`] keeps them.
+/// Reads match records: the quiet positions of their games from ply 8 on,
+/// as [`Sample::from_record_line`] keeps them.
 fn load_records(v: &Arc<Variant>, paths: &str) -> Result<Vec<Sample>, String> {
+    let value = Eval::new(v, Terms::default()).know.value;
     let mut data = Vec::new();
-    for path in paths.split(',') {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.is_empty()) {
-            let game = Sample::from_record_line(v, line, RECORD_SKIP)
-                .map_err(|e| format!("{path}:{}: {e}", i + 1))?;
-            data.extend(game);
-        }
-    }
+    each_line(paths, |line| {
+        data.extend(Sample::from_record_line(v, line, RECORD_SKIP, &value)?);
+        Ok(())
+    })?;
     Ok(data)
 }
 

@@ -13,11 +13,11 @@
 use crate::arena::random_opening;
 use crate::eval::{Eval, Terms};
 use crate::limits::Limits;
-use crate::ordering::{is_capture, is_tactical};
+use crate::ordering::is_tactical;
 use crate::searcher::{result_for, Options, Searcher};
 use crate::values::Knowledge;
 use crate::weights::{Weights, MOBILITY_BUCKETS, THREAT_KINDS};
-use quadrille_engine::{Cell, MoveKind, Position, Variant};
+use quadrille_engine::{Cell, Position, Variant};
 use std::cmp::Ordering as CmpOrdering;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -70,15 +70,17 @@ impl Sample {
         Ok(Sample { pos, result, score })
     }
 
-    /// The quiet positions (as [`samples`] keeps them) of one game of a
-    /// match record (`quadrille match --record`: start position, the two
-    /// players, result, ending, moves; tab-separated) from ply `skip` on,
-    /// each with the game's result and no score: games against stronger
-    /// play teach what self-play cannot.
+    /// The quiet positions (as [`samples`] keeps them: `value` are the
+    /// piece values that judge a promotion) of one game of a match record
+    /// (`quadrille match --record`: start position, the two players,
+    /// result, ending, moves; tab-separated) from ply `skip` on, each with
+    /// the game's result and no score: games against stronger play teach
+    /// what self-play cannot.
     pub fn from_record_line(
         v: &Arc<Variant>,
         line: &str,
         skip: usize,
+        value: &[i32],
     ) -> Result<Vec<Sample>, String> {
         let f: Vec<&str> = line.split('\t').collect();
         let [start, _, _, result, _, moves] = f[..] else {
@@ -96,11 +98,12 @@ impl Sample {
             let m = pos
                 .parse_move(text)
                 .map_err(|e| format!("move {} `{text}`: {e}", ply + 1))?;
-            let tactical =
-                is_capture(&pos, m) || m.promotion.is_some() || m.kind == MoveKind::DropOut;
-            if ply >= skip && !pos.in_check() && !tactical {
-                let (pos, score) = (pos.clone(), None);
-                out.push(Sample { pos, result, score });
+            if ply >= skip && !pos.in_check() && !is_tactical(&pos, m, value) {
+                out.push(Sample {
+                    pos: pos.clone(),
+                    result,
+                    score: None,
+                });
             }
             pos.make(m);
         }
@@ -775,17 +778,25 @@ mod tests {
         // after Qe5+) are left out: plies 1, 2, 5 and 6 stay.
         let moves = "e2e4 d7d5 e4d5 d8d5 b1c3 d5e5 g1e2";
         let line = format!("{start}\tsearch\tuci:x\t0-1\tCheckmate\t{moves}");
-        let all = Sample::from_record_line(&v, &line, 0).unwrap();
+        let value = Eval::new(&v, Terms::default()).know.value;
+        let all = Sample::from_record_line(&v, &line, 0, &value).unwrap();
         assert_eq!(all.len(), 4);
         assert!(all.iter().all(|s| s.result == 0.0 && s.score.is_none()));
         assert_eq!(all[0].pos.key(), v.start().key());
-        assert_eq!(Sample::from_record_line(&v, &line, 2).unwrap().len(), 2);
+        assert_eq!(
+            Sample::from_record_line(&v, &line, 2, &value)
+                .unwrap()
+                .len(),
+            2
+        );
         for (line, what) in [
             (format!("{start}\ta\tb\t1-0\tx\te2e4 e2e4"), "move 2 `e2e4`"),
             (format!("{start}\ta\tb\twon\tx\te2e4"), "result `won`"),
             (format!("{start}\ta\tb\t1-0"), "tab-separated"),
         ] {
-            let e = Sample::from_record_line(&v, &line, 0).err().unwrap();
+            let e = Sample::from_record_line(&v, &line, 0, &value)
+                .err()
+                .unwrap();
             assert!(e.contains(what), "{e}");
         }
     }
