@@ -277,6 +277,11 @@ enum Command {
         /// engine, which teach what self-play cannot).
         #[arg(long, value_name = "PATH")]
         records: Option<String>,
+        /// Move only these weights (comma-separated, e.g.
+        /// `hanging,king_attack` or `value P`); the others stay as the
+        /// start weights have them. Not with --pst.
+        #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+        only: Vec<String>,
         /// Fit the piece-square tables (middle and end game) instead of
         /// the other weights, which stay as the start weights have them.
         #[arg(long)]
@@ -645,6 +650,7 @@ fn run(cli: Cli) -> Result<(), String> {
             save_data,
             data,
             records,
+            only,
             pst,
             result_share,
             penalty,
@@ -662,6 +668,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 save_data,
                 data,
                 records,
+                only,
                 pst: pst.then_some(PstPlan {
                     result_share: result_share.clamp(0.0, 1.0),
                     penalty: penalty.max(0.0),

@@ -21,6 +21,8 @@ pub struct Run {
     pub data: Option<String>,
     /// Match records (`match --record`) whose games to learn from.
     pub records: Option<String>,
+    /// Move only these weights (all when empty).
+    pub only: Vec<String>,
     /// Fit the piece-square tables, with these settings.
     pub pst: Option<PstPlan>,
 }
@@ -76,6 +78,11 @@ fn save(path: &str, data: &[Sample]) -> Result<(), String> {
 pub fn run(v: &Arc<Variant>, run: &Run) -> Result<(), String> {
     if v.armies.len() != 2 {
         return Err(format!("{}: tune needs two armies", v.name));
+    }
+    if run.pst.is_some() && !run.only.is_empty() {
+        return Err(
+            "tune: --only chooses among the plain weights, which --pst leaves alone".into(),
+        );
     }
     let t = Instant::now();
     let (games, nodes, seed) = (run.games, run.nodes, run.seed);
@@ -149,9 +156,16 @@ pub fn run(v: &Arc<Variant>, run: &Run) -> Result<(), String> {
         );
         (fit.weights, comment)
     } else {
-        let fit = tune::fit(v, &data, start, run.jobs, &mut |line| eprintln!("{line}"));
+        let fit = tune::fit(v, &data, start, &run.only, run.jobs, &mut |line| {
+            eprintln!("{line}")
+        })?;
+        let only = if run.only.is_empty() {
+            String::new()
+        } else {
+            format!(" --only {}", run.only.join(","))
+        };
         let comment = format!(
-            "quadrille tune {} {source}{fresh}: {} positions, error {:.5} -> {:.5} (scale {:.3}), {:.0} s",
+            "quadrille tune {} {source}{fresh}{only}: {} positions, error {:.5} -> {:.5} (scale {:.3}), {:.0} s",
             v.name,
             data.len(),
             fit.error_before,

@@ -1,6 +1,8 @@
 //! The AI's subcommands as a user runs them: `analyze`, `selfplay`,
 //! `play --ai`, `uci`, `xboard`, `bench --search`.
 
+use quadrille_engine::embedded;
+use quadrille_search::Weights;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -363,6 +365,32 @@ fn tune_fits_piece_square_tables_from_saved_data() {
     assert!(
         written.contains(&format!("--records {record}")),
         "{written}"
+    );
+    // The plain weights, only the one named moving; a name that is no
+    // weight is refused before any work.
+    let only = |names: &str| {
+        let args = [
+            "tune", "chess", "--data", &data, "--only", names, "--out", &second,
+        ];
+        quadrille(&args, "")
+    };
+    let out = only("hanging");
+    assert!(out.status.success(), "{:?}", text(&out));
+    let refit = std::fs::read_to_string(&second).unwrap();
+    assert!(refit.contains("--only hanging"), "{refit}");
+    let shipped = Weights::for_variant(&embedded::variant("chess").unwrap());
+    let learnt = Weights::from_toml(&refit).unwrap();
+    let others = Weights {
+        hanging: shipped.hanging,
+        ..learnt
+    };
+    assert_eq!(others, shipped);
+    let out = only("hangin");
+    assert!(!out.status.success());
+    assert!(
+        text(&out).1.contains("no weight `hangin`"),
+        "{:?}",
+        text(&out)
     );
     // A line that is no sample: the file and the line are named.
     let position = lines.split('\t').next().unwrap();

@@ -90,6 +90,7 @@ where
             }
             "ponderhit" | "debug" | "register" => Ok(()),
             "d" => self.say(format!("info string position {}", self.pos)),
+            "eval" => self.static_eval(),
             "quit" => return Ok(false),
             other => Err(format!("unknown command `{other}`")),
         }
@@ -108,6 +109,20 @@ where
 {
     fn say(&self, text: impl std::fmt::Display) -> Reply {
         self.out.line(text).map_err(|e| e.to_string())
+    }
+
+    /// `eval` (as in Stockfish): the static evaluation of the position,
+    /// in pawns from the side to move, without a search.
+    fn static_eval(&mut self) -> Reply {
+        if self.thinker.is_busy() {
+            return Err("eval: a search is running (`stop` it first)".into());
+        }
+        let pos = &self.pos;
+        let cp = self.thinker.with(|s| s.evaluation(pos).two_sided(pos));
+        self.say(format!(
+            "info string static eval {:+.2} (side to move)",
+            cp as f64 / 100.0
+        ))
     }
 
     fn identify(&self) -> Reply {

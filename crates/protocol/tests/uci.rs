@@ -94,6 +94,34 @@ fn mate_is_reported_as_mate() {
     );
 }
 
+/// The number in `info string static eval +0.25 (side to move)`.
+fn static_eval(lines: &[String]) -> Vec<f64> {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info string static eval "))
+        .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn eval_prints_the_static_score_from_the_side_to_move() {
+    // Black to move a Queen down: the same position seen from both sides.
+    let lines = session(
+        "position fen rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1\neval\n\
+         position fen rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\neval\n",
+    );
+    let evals = static_eval(&lines);
+    assert_eq!(evals.len(), 2, "{lines:?}");
+    assert!(evals[0] < -5.0 && evals[1] > 5.0, "{evals:?}");
+    // While a search runs it is refused, and the search goes on.
+    let lines = session("go infinite\neval\nstop\n");
+    assert!(
+        errors(&lines).iter().any(|e| e.contains("eval")),
+        "{lines:?}"
+    );
+    assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
+}
+
 #[test]
 fn malformed_commands_get_errors_and_change_nothing() {
     let script = "\

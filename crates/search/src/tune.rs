@@ -312,17 +312,38 @@ pub struct Fit {
     pub error_after: f64,
 }
 
+/// The names of the weights [`fit`] moves (`value P`, `mobility`, ...).
+pub fn knob_names(v: &Arc<Variant>) -> Vec<String> {
+    knobs(v, &Weights::default())
+        .into_iter()
+        .map(|k| k.name)
+        .collect()
+}
+
 /// Coordinate descent from `start`: each weight moves by its step while
-/// the error falls; then the steps halve, twice.
+/// the error falls; then the steps halve, twice. Only the weights named in
+/// `only` move, where it names any ([`knob_names`]; an unknown name is an
+/// error).
 pub fn fit(
     v: &Arc<Variant>,
     data: &[Sample],
     start: Weights,
+    only: &[String],
     jobs: usize,
     report: &mut dyn FnMut(&str),
-) -> Fit {
+) -> Result<Fit, String> {
+    let mut knobs = knobs(v, &start);
+    if let Some(unknown) = only.iter().find(|n| !knobs.iter().any(|k| &k.name == *n)) {
+        let names: Vec<&str> = knobs.iter().map(|k| k.name.as_str()).collect();
+        return Err(format!(
+            "tune --only: no weight `{unknown}` (the weights: {})",
+            names.join(", ")
+        ));
+    }
+    if !only.is_empty() {
+        knobs.retain(|k| only.contains(&k.name));
+    }
     let scale = fit_scale(v, &start, data, jobs);
-    let knobs = knobs(v, &start);
     let mut w = start.clone();
     for kn in &knobs {
         let x = (kn.get)(&w);
@@ -360,12 +381,12 @@ pub fn fit(
         }
     }
     // Values as whole letters, every scalar kept.
-    Fit {
+    Ok(Fit {
         weights: w,
         scale,
         error_before,
         error_after: best,
-    }
+    })
 }
 
 /// The cell each cell mirrors to (rank reversed), where the variant has
@@ -656,15 +677,22 @@ mod tests {
         let (v, data) = small_data("chess", 6, 3);
         assert!(data.len() > 50, "{}", data.len());
         assert!(data.iter().all(|s| [0.0, 0.5, 1.0].contains(&s.result)));
-        let f = fit(
-            &v,
-            &data[..200.min(data.len())],
-            Weights::default(),
-            2,
-            &mut |_| {},
-        );
+        let data = &data[..200.min(data.len())];
+        let f = fit(&v, data, Weights::default(), &[], 2, &mut |_| {}).unwrap();
         assert!(f.error_after <= f.error_before);
         assert!(f.scale > 0.0);
+        // With `only`, the other weights stay as they were.
+        let only = ["mobility".to_string()];
+        let g = fit(&v, data, Weights::default(), &only, 2, &mut |_| {}).unwrap();
+        assert!(g.error_after <= g.error_before);
+        let mobility_back = Weights {
+            mobility: Weights::default().mobility,
+            ..g.weights
+        };
+        assert_eq!(mobility_back, Weights::default());
+        let bad = ["mobilty".to_string()];
+        let e = fit(&v, data, Weights::default(), &bad, 2, &mut |_| {}).err();
+        assert!(e.is_some_and(|e| e.contains("mobilty")));
     }
 
     /// The piece-square fit lowers the training error, writes tables that
