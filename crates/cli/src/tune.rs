@@ -84,6 +84,8 @@ pub fn run(v: &Arc<Variant>, run: &Run) -> Result<(), String> {
             "tune: --only chooses among the plain weights, which --pst leaves alone".into(),
         );
     }
+    // A misspelt name fails now, not after the self-play games.
+    tune::check_only(v, &run.only)?;
     let t = Instant::now();
     let (games, nodes, seed) = (run.games, run.nodes, run.seed);
     let (data, source) = match (&run.data, &run.records) {

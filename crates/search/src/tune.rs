@@ -312,18 +312,27 @@ pub struct Fit {
     pub error_after: f64,
 }
 
-/// The names of the weights [`fit`] moves (`value P`, `mobility`, ...).
-pub fn knob_names(v: &Arc<Variant>) -> Vec<String> {
-    knobs(v, &Weights::default())
+/// Does every name in `only` name a weight [`fit`] moves (`value P`,
+/// `mobility`, ...)? The error names the first that does not, and lists
+/// the weights.
+pub fn check_only(v: &Arc<Variant>, only: &[String]) -> Result<(), String> {
+    let names: Vec<String> = knobs(v, &Weights::default())
         .into_iter()
         .map(|k| k.name)
-        .collect()
+        .collect();
+    match only.iter().find(|n| !names.contains(n)) {
+        Some(unknown) => Err(format!(
+            "tune --only: no weight `{unknown}` (the weights: {})",
+            names.join(", ")
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Coordinate descent from `start`: each weight moves by its step while
 /// the error falls; then the steps halve, twice. Only the weights named in
-/// `only` move, where it names any ([`knob_names`]; an unknown name is an
-/// error).
+/// `only` move, where it names any (an unknown name is an error:
+/// [`check_only`]).
 pub fn fit(
     v: &Arc<Variant>,
     data: &[Sample],
@@ -332,14 +341,8 @@ pub fn fit(
     jobs: usize,
     report: &mut dyn FnMut(&str),
 ) -> Result<Fit, String> {
+    check_only(v, only)?;
     let mut knobs = knobs(v, &start);
-    if let Some(unknown) = only.iter().find(|n| !knobs.iter().any(|k| &k.name == *n)) {
-        let names: Vec<&str> = knobs.iter().map(|k| k.name.as_str()).collect();
-        return Err(format!(
-            "tune --only: no weight `{unknown}` (the weights: {})",
-            names.join(", ")
-        ));
-    }
     if !only.is_empty() {
         knobs.retain(|k| only.contains(&k.name));
     }
