@@ -33,9 +33,10 @@ pub struct EngineArgs {
     /// Turn late move reductions off.
     #[arg(long)]
     pub no_lmr: bool,
-    /// Games of more than two sides: the search (Best-Reply Search,
-    /// Paranoid or MaxN).
-    #[arg(long, value_enum, default_value_t = Multi::Brs)]
+    /// Games of more than two sides: the search (`auto`: the one measured
+    /// the stronger for the variant's family; Best-Reply Search, Paranoid
+    /// or MaxN).
+    #[arg(long, value_enum, default_value_t = Multi::Auto)]
     pub multi: Multi,
     /// Same as `--multi paranoid`.
     #[arg(long, conflicts_with = "multi")]
@@ -49,6 +50,8 @@ pub struct EngineArgs {
 /// The search for games of more than two sides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Multi {
+    /// Paranoid for the Pass games, BRS+ for the others (measured).
+    Auto,
     /// Best-Reply Search (BRS+).
     Brs,
     Paranoid,
@@ -66,6 +69,7 @@ impl EngineArgs {
             lmr: !self.no_lmr,
             multi: match (self.paranoid, self.multi) {
                 (true, _) | (_, Multi::Paranoid) => MultiAlgorithm::Paranoid,
+                (_, Multi::Auto) => MultiAlgorithm::Auto,
                 (_, Multi::Brs) => MultiAlgorithm::BestReply,
                 (_, Multi::Maxn) => MultiAlgorithm::MaxN,
             },

@@ -111,6 +111,7 @@ impl Contender {
                 "tune" => options.params.apply(value)?,
                 "multi" => {
                     options.multi = match value {
+                        "auto" => MultiAlgorithm::Auto,
                         "brs" | "brs+" | "best-reply" => MultiAlgorithm::BestReply,
                         "paranoid" => MultiAlgorithm::Paranoid,
                         "maxn" => MultiAlgorithm::MaxN,

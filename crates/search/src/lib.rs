@@ -14,7 +14,8 @@
 //!   victim value, killers, history) and a quiescence search;
 //! - two sides (two armies, however many players move them): PVS with
 //!   null-move pruning and late move reductions;
-//! - more sides: Best-Reply Search (BRS+), Paranoid or MaxN ([`maxn`]);
+//! - more sides: Best-Reply Search (BRS+), Paranoid or MaxN ([`maxn`]),
+//!   by default the one measured the stronger for the variant's family;
 //! - time management by clock, time per move, depth or nodes ([`Limits`]);
 //! - baseline players and self-play matches with an Elo estimate
 //!   ([`arena`]).

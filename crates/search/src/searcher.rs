@@ -21,6 +21,9 @@ pub(crate) const MAX_PLY: usize = 128;
 /// How games of more than two sides are searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MultiAlgorithm {
+    /// The one measured the stronger for the variant's family (see
+    /// [`PARANOID_VARIANTS`]): Paranoid there, BRS+ elsewhere.
+    Auto,
     /// Best-Reply Search with BRS+'s ordered moves for the other opponents.
     BestReply,
     /// Every opponent against the player to move.
@@ -28,6 +31,19 @@ pub enum MultiAlgorithm {
     /// Every player for their own army's score (MaxN).
     MaxN,
 }
+
+/// The four-player games that Paranoid plays by default: the Pass
+/// (Aikou) family, where Paranoid beat BRS+ at 1 s a move (Tor Aikou,
+/// SPRT; docs/performance.md, "MaxN, and a four-player SPRT at 1 s a
+/// move"). The others play BRS+.
+pub const PARANOID_VARIANTS: &[&str] = &[
+    "anglis-aikou",
+    "caliph-aikou",
+    "gnu-aikou",
+    "tor-aikou",
+    "xiang-aikou",
+    "yang-aikou",
+];
 
 /// The algorithm a search used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,7 +73,10 @@ impl Algorithm {
             Algorithm::Pvs
         } else {
             match multi {
-                MultiAlgorithm::BestReply => Algorithm::BestReply,
+                MultiAlgorithm::Auto if PARANOID_VARIANTS.contains(&variant.name.as_str()) => {
+                    Algorithm::Paranoid
+                }
+                MultiAlgorithm::Auto | MultiAlgorithm::BestReply => Algorithm::BestReply,
                 MultiAlgorithm::Paranoid => Algorithm::Paranoid,
                 MultiAlgorithm::MaxN => Algorithm::MaxN,
             }
@@ -89,7 +108,7 @@ impl Default for Options {
         Options {
             null_move: true,
             lmr: true,
-            multi: MultiAlgorithm::BestReply,
+            multi: MultiAlgorithm::Auto,
             hash_mb: 16,
             threads: 1,
             terms: Terms::default(),
@@ -900,6 +919,23 @@ mod tests {
     use super::*;
     use quadrille_engine::embedded;
     use std::collections::HashSet;
+
+    /// Each game Paranoid plays by default is an embedded game of more
+    /// than two sides, and an explicit choice still wins over it.
+    #[test]
+    fn paranoid_by_default_names_four_player_games() {
+        for name in PARANOID_VARIANTS {
+            let v = embedded::variant(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(v.armies.len() > 2, "{name}");
+            let brs = Algorithm::for_variant(&v, MultiAlgorithm::BestReply);
+            assert_eq!(brs, Algorithm::BestReply, "{name}");
+            let auto = Algorithm::for_variant(&v, MultiAlgorithm::Auto);
+            assert_eq!(auto, Algorithm::Paranoid, "{name}");
+        }
+        let sylvia = embedded::variant("sylvia").unwrap();
+        let auto = Algorithm::for_variant(&sylvia, MultiAlgorithm::Auto);
+        assert_eq!(auto, Algorithm::BestReply);
+    }
 
     /// The weakest level's random error makes it vary its moves; without
     /// noise the same search plays the same move; the error stays within
