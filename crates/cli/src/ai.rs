@@ -36,8 +36,8 @@ pub struct EngineArgs {
     /// Games of more than two sides: the search (`auto`: the one measured
     /// the stronger for the variant's family; Best-Reply Search, Paranoid
     /// or MaxN).
-    #[arg(long, value_enum, default_value_t = Multi::Auto)]
-    pub multi: Multi,
+    #[arg(long, default_value = "auto", value_parser = multi_parser())]
+    pub multi: MultiAlgorithm,
     /// Same as `--multi paranoid`.
     #[arg(long, conflicts_with = "multi")]
     pub paranoid: bool,
@@ -47,15 +47,11 @@ pub struct EngineArgs {
     pub tune: Vec<String>,
 }
 
-/// The search for games of more than two sides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Multi {
-    /// Paranoid for the Pass games, BRS+ for the others (measured).
-    Auto,
-    /// Best-Reply Search (BRS+).
-    Brs,
-    Paranoid,
-    Maxn,
+/// `--multi`: the names of [`MultiAlgorithm`], listed in `--help`.
+fn multi_parser() -> impl clap::builder::TypedValueParser<Value = MultiAlgorithm> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(MultiAlgorithm::NAMES)
+        .try_map(|name| name.parse::<MultiAlgorithm>())
 }
 
 impl EngineArgs {
@@ -67,11 +63,10 @@ impl EngineArgs {
         Ok(Options {
             null_move: !self.no_null,
             lmr: !self.no_lmr,
-            multi: match (self.paranoid, self.multi) {
-                (true, _) | (_, Multi::Paranoid) => MultiAlgorithm::Paranoid,
-                (_, Multi::Auto) => MultiAlgorithm::Auto,
-                (_, Multi::Brs) => MultiAlgorithm::BestReply,
-                (_, Multi::Maxn) => MultiAlgorithm::MaxN,
+            multi: if self.paranoid {
+                MultiAlgorithm::Paranoid
+            } else {
+                self.multi
             },
             hash_mb: self.hash as usize,
             threads: self.threads as usize,

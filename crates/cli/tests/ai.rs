@@ -66,6 +66,32 @@ fn analyze_refuses_an_illegal_move_first() {
     );
 }
 
+/// `--multi` picks the four-player search; `auto` (the default) is the
+/// one measured for the family: Paranoid in the Pass games.
+#[test]
+fn analyze_names_the_four_player_search() {
+    for (args, algorithm) in [
+        (&[][..], "(paranoid)"),
+        (&["--multi", "brs"][..], "(brs+)"),
+        (&["--multi", "maxn"][..], "(maxn)"),
+    ] {
+        let mut all = vec!["analyze", "tor-aikou", "--depth", "1"];
+        all.extend_from_slice(args);
+        let out = quadrille(&all, "");
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success(), "{stderr}");
+        let best = stdout.lines().last().unwrap();
+        assert!(best.ends_with(algorithm), "{args:?}: {best}");
+    }
+    let out = quadrille(&["analyze", "tor-aikou", "--multi", "minimax"], "");
+    let (_, stderr) = text(&out);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("'minimax'") && stderr.contains("auto, brs, paranoid, maxn"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn selfplay_prints_a_table_with_elo() {
     let out = quadrille(

@@ -5,7 +5,7 @@
 use crate::eval::Eval;
 use crate::limits::Limits;
 use crate::score::MATE;
-use crate::searcher::{result_for, MultiAlgorithm, Options, Searcher};
+use crate::searcher::{result_for, Options, Searcher};
 use quadrille_engine::{Move, Outcome, Position, Variant};
 use std::cmp::Ordering as CmpOrdering;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -59,7 +59,7 @@ impl Contender {
     /// `search:movetime=100,null=off,lmr=off,multi=paranoid` (keys: depth,
     /// nodes, movetime, noise, level, hash, null, lmr, mobility, learnt,
     /// pst (the learnt piece-square tables), multi
-    /// (`brs`, `paranoid` or `maxn`), and `tune=NAME:VALUE` for a
+    /// (`auto`, `brs`, `paranoid` or `maxn`), and `tune=NAME:VALUE` for a
     /// [`crate::Params`] field). The text is its name.
     pub fn parse(spec: &str) -> Result<Contender, String> {
         let spec = spec.trim();
@@ -109,15 +109,7 @@ impl Contender {
                 "learnt" => options.terms.learnt = on()?,
                 "pst" => options.terms.pst = on()?,
                 "tune" => options.params.apply(value)?,
-                "multi" => {
-                    options.multi = match value {
-                        "auto" => MultiAlgorithm::Auto,
-                        "brs" | "brs+" | "best-reply" => MultiAlgorithm::BestReply,
-                        "paranoid" => MultiAlgorithm::Paranoid,
-                        "maxn" => MultiAlgorithm::MaxN,
-                        _ => return Err(bad()),
-                    }
-                }
+                "multi" => options.multi = value.parse().map_err(|_| bad())?,
                 _ => return Err(format!("contender `{spec}`: unknown setting `{key}`")),
             }
         }
@@ -584,6 +576,7 @@ pub fn won_drawn_lost(scores: &[f64]) -> (usize, usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::searcher::MultiAlgorithm;
     use quadrille_engine::embedded;
 
     #[test]
@@ -633,6 +626,7 @@ mod tests {
             "search:depth=x",
             "search:speed=9",
             "search:null=maybe",
+            "search:multi=minimax",
         ] {
             assert!(Contender::parse(bad).is_err(), "{bad}");
         }

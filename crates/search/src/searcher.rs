@@ -32,6 +32,29 @@ pub enum MultiAlgorithm {
     MaxN,
 }
 
+impl MultiAlgorithm {
+    /// The names [`MultiAlgorithm::from_str`] reads, one per algorithm
+    /// (`brs+` and `best-reply` are also read as `brs`).
+    pub const NAMES: [&'static str; 4] = ["auto", "brs", "paranoid", "maxn"];
+}
+
+impl std::str::FromStr for MultiAlgorithm {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, String> {
+        match name {
+            "auto" => Ok(MultiAlgorithm::Auto),
+            "brs" | "brs+" | "best-reply" => Ok(MultiAlgorithm::BestReply),
+            "paranoid" => Ok(MultiAlgorithm::Paranoid),
+            "maxn" => Ok(MultiAlgorithm::MaxN),
+            _ => Err(format!(
+                "unknown four-player search `{name}` (expected {})",
+                Self::NAMES.join(", ")
+            )),
+        }
+    }
+}
+
 /// The four-player games that Paranoid plays by default: the Pass
 /// (Aikou) family, where Paranoid beat BRS+ at 1 s a move (Tor Aikou,
 /// SPRT; docs/performance.md, "MaxN, and a four-player SPRT at 1 s a
@@ -919,6 +942,30 @@ mod tests {
     use super::*;
     use quadrille_engine::embedded;
     use std::collections::HashSet;
+
+    /// Every listed name reads back as a different algorithm; the aliases
+    /// read as BRS+; anything else is refused with the names listed.
+    #[test]
+    fn four_player_searches_by_name() {
+        let read: Vec<MultiAlgorithm> = MultiAlgorithm::NAMES
+            .iter()
+            .map(|n| n.parse().unwrap())
+            .collect();
+        assert_eq!(
+            read,
+            [
+                MultiAlgorithm::Auto,
+                MultiAlgorithm::BestReply,
+                MultiAlgorithm::Paranoid,
+                MultiAlgorithm::MaxN
+            ]
+        );
+        for alias in ["brs+", "best-reply"] {
+            assert_eq!(alias.parse(), Ok(MultiAlgorithm::BestReply));
+        }
+        let err = "minimax".parse::<MultiAlgorithm>().unwrap_err();
+        assert!(err.contains("`minimax`") && err.contains("auto, brs, paranoid, maxn"));
+    }
 
     /// Each game Paranoid plays by default is an embedded game of more
     /// than two sides, and an explicit choice still wins over it.
