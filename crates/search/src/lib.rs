@@ -32,6 +32,7 @@
 pub mod arena;
 mod correction;
 pub mod eval;
+pub mod families;
 pub mod limits;
 mod maxn;
 mod multi;

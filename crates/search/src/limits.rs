@@ -1,6 +1,7 @@
 //! What bounds a search (depth, nodes, time per move, a game clock, a stop
 //! flag) and how a clock becomes a time budget for one move.
 
+use crate::families;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -87,9 +88,16 @@ pub const LEVEL_TABLE: [Level; LEVELS as usize] = [
 ];
 
 /// The variants that ship their own level table (measured steps,
-/// docs/performance.md): `depth` and `noise`, eight of each.
-const SHIPPED_LEVELS: &[(&str, &str)] =
-    &[("magna-carta", include_str!("../levels/magna-carta.toml"))];
+/// docs/performance.md): `depth` and `noise`, eight of each; a family of
+/// four-player games shares one.
+const SHIPPED_LEVELS: &[(&[&str], &str)] = &[
+    (&["magna-carta"], include_str!("../levels/magna-carta.toml")),
+    (families::PASS, FOUR_PLAYER_LEVELS),
+    (families::MINI_FIVEQUARTERS, FOUR_PLAYER_LEVELS),
+];
+
+/// The one table of both four-player families (measured in each).
+const FOUR_PLAYER_LEVELS: &str = include_str!("../levels/four-player.toml");
 
 /// A level table as written in a variant's file.
 #[derive(serde::Deserialize)]
@@ -113,7 +121,7 @@ fn parse_levels(text: &str) -> Result<[Level; LEVELS as usize], String> {
 pub fn level_table(name: &str) -> [Level; LEVELS as usize] {
     SHIPPED_LEVELS
         .iter()
-        .find(|(n, _)| *n == name)
+        .find(|(names, _)| names.contains(&name))
         .and_then(|(_, text)| parse_levels(text).ok())
         .unwrap_or(LEVEL_TABLE)
 }
@@ -283,10 +291,12 @@ mod tests {
         assert_eq!(key(Limits::level(200)), key(Limits::level(LEVELS)));
         // The shared table and every variant's own.
         let mut tables = vec![LEVEL_TABLE];
-        for (name, text) in SHIPPED_LEVELS {
-            let t = parse_levels(text).unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert_eq!(level_table(name), t);
-            assert_ne!(t, LEVEL_TABLE, "{name}");
+        for (names, text) in SHIPPED_LEVELS {
+            let t = parse_levels(text).unwrap_or_else(|e| panic!("{names:?}: {e}"));
+            for name in *names {
+                assert_eq!(level_table(name), t, "{name}");
+            }
+            assert_ne!(t, LEVEL_TABLE, "{names:?}");
             tables.push(t);
         }
         for t in tables {
@@ -313,6 +323,10 @@ mod tests {
         let mc = weakest.for_variant("magna-carta");
         assert_eq!((mc.depth, mc.noise), (Some(2), 400));
         assert_eq!(mc.movetime, weakest.movetime);
+        for name in ["tor-aikou", "sylvia"] {
+            let top = Limits::level(LEVELS - 1).for_variant(name);
+            assert_eq!((top.depth, top.noise), (Some(4), 0), "{name}");
+        }
         let chess = weakest.for_variant("chess");
         assert_eq!((chess.depth, chess.noise), (weakest.depth, weakest.noise));
         // Bounds not made from a level are left alone.

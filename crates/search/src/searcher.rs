@@ -59,14 +59,7 @@ impl std::str::FromStr for MultiAlgorithm {
 /// (Aikou) family, where Paranoid beat BRS+ at 1 s a move (Tor Aikou,
 /// SPRT; docs/performance.md, "MaxN, and a four-player SPRT at 1 s a
 /// move"). The others play BRS+.
-pub const PARANOID_VARIANTS: &[&str] = &[
-    "anglis-aikou",
-    "caliph-aikou",
-    "gnu-aikou",
-    "tor-aikou",
-    "xiang-aikou",
-    "yang-aikou",
-];
+pub const PARANOID_VARIANTS: &[&str] = crate::families::PASS;
 
 /// The algorithm a search used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

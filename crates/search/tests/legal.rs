@@ -5,6 +5,7 @@
 mod common;
 
 use quadrille_engine::{embedded, MoveKind, Position, Variant};
+use quadrille_search::limits::level_table;
 use quadrille_search::{Algorithm, Limits, MultiAlgorithm, Options, Searcher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -106,6 +107,10 @@ fn levels_and_depths_return_legal_moves() {
             let what = format!("{} level {level}", v.name);
             assert_legal(&mut searcher, &pos, &Limits::level(level), &what);
         }
+        // A level reads the variant's own table (four-player games:
+        // depth 1 at level 2, where the shared table has 2).
+        let r = searcher.best_move(&pos, &Limits::level(2));
+        assert_eq!(Some(r.depth), level_table(&v.name)[1].depth, "{}", v.name);
         let r = searcher.best_move(&pos, &Limits::depth(2));
         assert_eq!(r.depth, 2, "{}", v.name);
         assert!(r.nodes > 0);
