@@ -724,14 +724,7 @@ mod tests {
             let limit = if name == "magna-carta" { 600 } else { 0 };
             assert!(s.abs() <= limit, "{name}: {s}");
         }
-        for name in [
-            "ariana",
-            "diana",
-            "electra",
-            "los-alamos",
-            "minerva",
-            "sylvia",
-        ] {
+        for name in crate::families::MINI_FIVEQUARTERS {
             let (v, e) = eval(name);
             let p = v.start();
             let s = e.armies(&p);
