@@ -121,7 +121,7 @@ enum Command {
     },
     /// A match between two players over many games, seats alternating:
     /// `random`, `greedy` (1 ply) or `search[:key=value,...]` (keys depth,
-    /// nodes, movetime, noise, level, hash, null, lmr, mobility, multi).
+    /// nodes, movetime, noise, hidden, level, hash, null, lmr, mobility, multi).
     Selfplay {
         /// Variant name, as listed by `variants` (ignored with --variant-file).
         variant: String,

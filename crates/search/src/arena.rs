@@ -57,7 +57,7 @@ impl Contender {
 
     /// Reads a contender: `random`, `greedy`, or `search` with settings,
     /// `search:movetime=100,null=off,lmr=off,multi=paranoid` (keys: depth,
-    /// nodes, movetime, noise, level, hash, null, lmr, mobility, learnt,
+    /// nodes, movetime, noise, hidden, level, hash, null, lmr, mobility, learnt,
     /// pst (the learnt piece-square tables), multi
     /// (`auto`, `brs`, `paranoid` or `maxn`), and `tune=NAME:VALUE` for a
     /// [`crate::Params`] field). The text is its name.
@@ -97,6 +97,7 @@ impl Contender {
                 "nodes" => limits.nodes = Some(number()?.max(1)),
                 "movetime" => limits.movetime = Some(number()?),
                 "noise" => limits.noise = number()?.min(10_000) as u32,
+                "hidden" => limits.hidden = number()?.min(99) as u32,
                 "level" => {
                     let stop = limits.stop.clone();
                     *limits = Limits::level(number()?.min(255) as u8).with_stop(stop);
@@ -618,6 +619,11 @@ mod tests {
         assert!(!options.null_move && options.lmr);
         assert_eq!(options.multi, MultiAlgorithm::Paranoid);
         assert_eq!(options.hash_mb, 4);
+        let Kind::Search { limits, .. } = Contender::parse("search:hidden=150").unwrap().kind
+        else {
+            panic!("a search");
+        };
+        assert_eq!(limits.hidden, 99, "a share, some move always seen");
         for bad in [
             "",
             "minimax",
@@ -627,6 +633,7 @@ mod tests {
             "search:speed=9",
             "search:null=maybe",
             "search:multi=minimax",
+            "search:hidden=-5",
         ] {
             assert!(Contender::parse(bad).is_err(), "{bad}");
         }

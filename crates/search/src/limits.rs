@@ -35,9 +35,13 @@ pub struct Limits {
     /// Centipawns of random error added to every evaluation, at most (0
     /// for full strength): what makes the lowest levels beatable.
     pub noise: u32,
+    /// Percent of the root moves hidden from the search, drawn anew each
+    /// move (0 for full strength): a weak player overlooks some of its
+    /// moves, captures and defences among them.
+    pub hidden: u32,
     /// The level these bounds were made for ([`Limits::level`]): a
-    /// variant with its own level table replaces `depth` and `noise`
-    /// when the search starts ([`Limits::for_variant`]).
+    /// variant with its own level table replaces `depth`, `noise` and
+    /// `hidden` when the search starts ([`Limits::for_variant`]).
     pub level: Option<u8>,
 }
 
@@ -48,48 +52,41 @@ pub struct Level {
     pub depth: Option<u32>,
     /// Random error in the evaluation, centipawns at most.
     pub noise: u32,
+    /// Percent of the root moves overlooked ([`Limits::hidden`]).
+    pub hidden: u32,
 }
 
 /// The levels, weakest first: one table for the web app and the CLI,
 /// its steps measured by matches (docs/performance.md, "Levels").
 pub const LEVEL_TABLE: [Level; LEVELS as usize] = [
-    Level {
-        depth: Some(1),
-        noise: 250,
-    },
-    Level {
-        depth: Some(2),
-        noise: 150,
-    },
-    Level {
-        depth: Some(2),
-        noise: 40,
-    },
-    Level {
-        depth: Some(3),
-        noise: 0,
-    },
-    Level {
-        depth: Some(4),
-        noise: 0,
-    },
-    Level {
-        depth: Some(6),
-        noise: 0,
-    },
-    Level {
-        depth: Some(9),
-        noise: 0,
-    },
+    Level::capped(1, 250),
+    Level::capped(2, 150),
+    Level::capped(2, 40),
+    Level::capped(3, 0),
+    Level::capped(4, 0),
+    Level::capped(6, 0),
+    Level::capped(9, 0),
     Level {
         depth: None,
         noise: 0,
+        hidden: 0,
     },
 ];
 
+impl Level {
+    /// A depth cap with up to `noise` centipawns of error, no move hidden.
+    const fn capped(depth: u32, noise: u32) -> Level {
+        Level {
+            depth: Some(depth),
+            noise,
+            hidden: 0,
+        }
+    }
+}
+
 /// The variants that ship their own level table (measured steps,
-/// docs/performance.md): `depth` and `noise`, eight of each; a family of
-/// four-player games shares one.
+/// docs/performance.md): `depth`, `noise` and optionally `hidden`, eight
+/// of each; a family of four-player games shares one.
 const SHIPPED_LEVELS: &[(&[&str], &str)] = &[
     (&["magna-carta"], include_str!("../levels/magna-carta.toml")),
     (families::PASS, FOUR_PLAYER_LEVELS),
@@ -105,14 +102,20 @@ const FOUR_PLAYER_LEVELS: &str = include_str!("../levels/four-player.toml");
 struct LevelFile {
     depth: [u32; LEVELS as usize],
     noise: [u32; LEVELS as usize],
+    #[serde(default)]
+    hidden: [u32; LEVELS as usize],
 }
 
 /// Reads a level table (`depth` 0: no cap).
 fn parse_levels(text: &str) -> Result<[Level; LEVELS as usize], String> {
     let f: LevelFile = toml::from_str(text).map_err(|e| format!("level table: {e}"))?;
+    if let Some(h) = f.hidden.iter().find(|&&h| h >= 100) {
+        return Err(format!("level table: hidden {h}: a percent below 100"));
+    }
     Ok(std::array::from_fn(|i| Level {
         depth: (f.depth[i] > 0).then_some(f.depth[i]),
         noise: f.noise[i],
+        hidden: f.hidden[i],
     }))
 }
 
@@ -177,12 +180,14 @@ impl Limits {
             depth: l.depth,
             movetime: Some(LEVEL_MOVETIME_MS),
             noise: l.noise,
+            hidden: l.hidden,
             level: Some(level),
             ..Limits::default()
         }
     }
 
-    /// These bounds for the variant `name`: a level's depth and noise from
+    /// These bounds for the variant `name`: a level's depth, noise and
+    /// hidden moves from
     /// the variant's own table where it ships one.
     pub fn for_variant(&self, name: &str) -> Limits {
         let mut limits = self.clone();
@@ -190,6 +195,7 @@ impl Limits {
             let l = level_table(name)[level.clamp(1, LEVELS) as usize - 1];
             limits.depth = l.depth;
             limits.noise = l.noise;
+            limits.hidden = l.hidden;
         }
         limits
     }
@@ -300,16 +306,23 @@ mod tests {
             tables.push(t);
         }
         for t in tables {
+            // Each level searches deeper, or as deep with less error and
+            // fewer moves overlooked (a deeper level may overlook more:
+            // its step is measured).
             for w in t.windows(2) {
-                let deeper = w[1].depth.unwrap_or(u32::MAX) > w[0].depth.unwrap_or(u32::MAX);
-                assert!(deeper || w[1].noise < w[0].noise, "{w:?}");
-                assert!(w[1].noise <= w[0].noise, "{w:?}");
+                let depth = |l: &Level| l.depth.unwrap_or(u32::MAX);
+                let deeper = depth(&w[1]) > depth(&w[0]);
+                let clearer = (w[1].noise, w[1].hidden) != (w[0].noise, w[0].hidden)
+                    && w[1].noise <= w[0].noise
+                    && w[1].hidden <= w[0].hidden;
+                assert!(deeper || depth(&w[1]) == depth(&w[0]) && clearer, "{w:?}");
             }
             assert_eq!(
                 t[LEVELS as usize - 1],
                 Level {
                     depth: None,
-                    noise: 0
+                    noise: 0,
+                    hidden: 0
                 }
             );
         }
@@ -318,14 +331,24 @@ mod tests {
     }
 
     #[test]
-    fn a_variants_own_levels_replace_depth_and_noise() {
+    fn a_variants_own_levels_replace_depth_noise_and_hidden() {
         let weakest = Limits::level(1);
         let mc = weakest.for_variant("magna-carta");
         assert_eq!((mc.depth, mc.noise), (Some(2), 400));
         assert_eq!(mc.movetime, weakest.movetime);
         for name in ["tor-aikou", "sylvia"] {
             let top = Limits::level(LEVELS - 1).for_variant(name);
-            assert_eq!((top.depth, top.noise), (Some(4), 0), "{name}");
+            assert_eq!(
+                (top.depth, top.noise, top.hidden),
+                (Some(3), 0, 0),
+                "{name}"
+            );
+            let low = weakest.for_variant(name);
+            assert_eq!(
+                (low.depth, low.noise, low.hidden),
+                (Some(1), 0, 75),
+                "{name}"
+            );
         }
         let chess = weakest.for_variant("chess");
         assert_eq!((chess.depth, chess.noise), (weakest.depth, weakest.noise));
@@ -334,6 +357,9 @@ mod tests {
         assert_eq!((d.depth, d.noise), (Some(1), 0));
         assert!(parse_levels("depth = [1]\nnoise = [0]").is_err());
         assert!(parse_levels("depth = [2, 2, 2, 3, 4, 6, 9, 0]").is_err());
+        let all_hidden = "depth = [1, 1, 1, 1, 1, 1, 1, 0]\nnoise = [0, 0, 0, 0, 0, 0, 0, 0]\n\
+            hidden = [100, 0, 0, 0, 0, 0, 0, 0]";
+        assert!(parse_levels(all_hidden).unwrap_err().contains("hidden 100"));
     }
 
     #[test]

@@ -514,6 +514,7 @@ impl Searcher {
         self.root_army = pos.army_to_move();
 
         let mut root = RootMoves::new(&mut pos, self);
+        root.hide(limits.hidden, &mut fastrand::Rng::new());
         let mut result = SearchResult {
             best: root.moves.first().map(|r| r.mv),
             score: 0,
@@ -907,6 +908,25 @@ impl RootMoves {
         RootMoves { moves, finished: 0 }
     }
 
+    /// Hides `percent` of the moves, each by chance, keeping at least one:
+    /// what a weak level overlooks ([`Limits::hidden`]).
+    pub fn hide(&mut self, percent: u32, rng: &mut fastrand::Rng) {
+        if percent == 0 || self.moves.is_empty() {
+            return;
+        }
+        let mut seen: Vec<bool> = self
+            .moves
+            .iter()
+            .map(|_| rng.u32(0..100) >= percent)
+            .collect();
+        if !seen.contains(&true) {
+            let one = rng.usize(0..seen.len());
+            seen[one] = true;
+        }
+        let mut seen = seen.into_iter();
+        self.moves.retain(|_| seen.next() == Some(true));
+    }
+
     /// The move at `i` finished with a new best score: it moves to the
     /// front, the others keep their order.
     pub fn promote(&mut self, i: usize, score: i32, pv: Vec<Move>) {
@@ -1001,6 +1021,41 @@ mod tests {
         let errors: Vec<i32> = (0..2000u64).map(|k| s.noise_at(k * 7919)).collect();
         assert!(errors.iter().all(|e| e.abs() <= 40));
         assert!(errors.iter().any(|&e| e > 30) && errors.iter().any(|&e| e < -30));
+    }
+
+    /// Hidden moves: about the share asked for is hidden, never every move,
+    /// and a search that hides moves still plays one (a varied one).
+    #[test]
+    fn hidden_moves_are_overlooked_but_one_stays() {
+        let v = embedded::variant("chess").unwrap();
+        let mut pos = v.start();
+        let mut s = Searcher::new(Options::default());
+        s.evaluation(&pos);
+        let mut rng = fastrand::Rng::with_seed(7);
+        let all = RootMoves::new(&mut pos, &mut s).moves.len();
+        let mut kept = 0;
+        for _ in 0..200 {
+            let mut root = RootMoves::new(&mut pos, &mut s);
+            root.hide(75, &mut rng);
+            assert!((1..=all).contains(&root.moves.len()));
+            kept += root.moves.len();
+            root.hide(99, &mut rng);
+            assert!(!root.moves.is_empty());
+        }
+        let share = kept as f64 / (200 * all) as f64;
+        assert!((0.2..0.3).contains(&share), "{share}");
+        let mut root = RootMoves::new(&mut pos, &mut s);
+        root.hide(0, &mut rng);
+        assert_eq!(root.moves.len(), all);
+        let blind = Limits {
+            hidden: 90,
+            ..Limits::depth(2)
+        };
+        let moves: HashSet<_> = (0..20).map(|_| s.best_move(&pos, &blind).best).collect();
+        assert!(
+            moves.len() > 1 && moves.iter().all(Option::is_some),
+            "{moves:?}"
+        );
     }
 
     /// A position is searched in the narrowest cell sets that hold its

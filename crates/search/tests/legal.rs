@@ -117,6 +117,26 @@ fn levels_and_depths_return_legal_moves() {
     }
 }
 
+/// A four-player game's weakest level overlooks moves at random (its
+/// table's `hidden`), so it plays varied moves where the same depth without
+/// hidden moves plays one.
+#[test]
+fn the_weakest_four_player_level_overlooks_moves() {
+    for name in ["tor-aikou", "sylvia"] {
+        let v = embedded::variant(name).unwrap();
+        let pos = v.start();
+        let mut searcher = Searcher::default();
+        let mut played = |limits: &Limits| {
+            (0..12)
+                .map(|_| searcher.best_move(&pos, limits).best.unwrap())
+                .collect::<std::collections::HashSet<_>>()
+                .len()
+        };
+        assert!(played(&Limits::level(1)) > 1, "{name}");
+        assert_eq!(played(&Limits::depth(1)), 1, "{name}");
+    }
+}
+
 #[test]
 fn a_forced_drop_out_is_played() {
     // Play random Mini Fivequarters and Avon games until someone has no

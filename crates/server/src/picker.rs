@@ -22,8 +22,8 @@ pub trait MovePicker: Send + Sync {
 
 /// The search of `quadrille_search`: a level is a row of
 /// [`quadrille_search::LEVEL_TABLE`], or of the variant's own table where
-/// it ships one (a depth cap, and random error in the evaluation at the
-/// lowest levels), and the seat's time bounds every
+/// it ships one (a depth cap, and at the lowest levels random error in the
+/// evaluation or root moves overlooked), and the seat's time bounds every
 /// move. Searchers (each with its transposition table) are kept in a pool
 /// and reused, one per AI seat thinking at the same time.
 #[derive(Default)]
