@@ -85,8 +85,8 @@ impl Level {
 }
 
 /// The variants that ship their own level table (measured steps,
-/// docs/performance.md): `depth`, `noise` and optionally `hidden`, eight
-/// of each; a family of four-player games shares one.
+/// docs/performance.md): `depth` and optionally `noise` and `hidden`,
+/// eight of each; a family of four-player games shares one.
 const SHIPPED_LEVELS: &[(&[&str], &str)] = &[
     (&["magna-carta"], include_str!("../levels/magna-carta.toml")),
     (families::PASS, FOUR_PLAYER_LEVELS),
@@ -101,6 +101,7 @@ const FOUR_PLAYER_LEVELS: &str = include_str!("../levels/four-player.toml");
 #[serde(deny_unknown_fields)]
 struct LevelFile {
     depth: [u32; LEVELS as usize],
+    #[serde(default)]
     noise: [u32; LEVELS as usize],
     #[serde(default)]
     hidden: [u32; LEVELS as usize],
@@ -187,8 +188,7 @@ impl Limits {
     }
 
     /// These bounds for the variant `name`: a level's depth, noise and
-    /// hidden moves from
-    /// the variant's own table where it ships one.
+    /// hidden moves from the variant's own table where it ships one.
     pub fn for_variant(&self, name: &str) -> Limits {
         let mut limits = self.clone();
         if let Some(level) = self.level {
@@ -356,7 +356,11 @@ mod tests {
         let d = Limits::depth(1).for_variant("magna-carta");
         assert_eq!((d.depth, d.noise), (Some(1), 0));
         assert!(parse_levels("depth = [1]\nnoise = [0]").is_err());
-        assert!(parse_levels("depth = [2, 2, 2, 3, 4, 6, 9, 0]").is_err());
+        // `noise` and `hidden` may be left out (none); `depth` may not.
+        let depth_only = parse_levels("depth = [2, 2, 2, 3, 4, 6, 9, 0]").unwrap();
+        assert_eq!((depth_only[0].depth, depth_only[0].noise), (Some(2), 0));
+        assert_eq!((depth_only[7].depth, depth_only[7].hidden), (None, 0));
+        assert!(parse_levels("noise = [0, 0, 0, 0, 0, 0, 0, 0]").is_err());
         let all_hidden = "depth = [1, 1, 1, 1, 1, 1, 1, 0]\nnoise = [0, 0, 0, 0, 0, 0, 0, 0]\n\
             hidden = [100, 0, 0, 0, 0, 0, 0, 0]";
         assert!(parse_levels(all_hidden).unwrap_err().contains("hidden 100"));
