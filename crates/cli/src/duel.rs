@@ -27,13 +27,20 @@ pub enum TimeControl {
     /// The same number of plies for both players: compares evaluations and
     /// trees apart from speed (`depth=N`).
     Depth(u32),
+    /// The same number of nodes a move for both players (`nodes=N`; an
+    /// external engine by `go nodes N`): like a time per move where the
+    /// engines search alike numbers of nodes a second, but the moves do not
+    /// depend on the machine's load.
+    Nodes(u64),
 }
 
 impl TimeControl {
     /// `100ms` (or `movetime=100`), `10+0.1` (seconds + seconds), `own`,
-    /// `depth=N`.
+    /// `depth=N`, `nodes=N`.
     pub fn parse(s: &str) -> Result<TimeControl, String> {
-        let bad = || format!("time control `{s}`: expected e.g. 100ms, 10+0.1, own or depth=8");
+        let bad = || {
+            format!("time control `{s}`: expected e.g. 100ms, 10+0.1, own, depth=8 or nodes=100000")
+        };
         let s = s.trim();
         if s == "own" {
             return Ok(TimeControl::Own);
@@ -41,6 +48,12 @@ impl TimeControl {
         if let Some(d) = s.strip_prefix("depth=") {
             return match d.parse() {
                 Ok(d) if d > 0 => Ok(TimeControl::Depth(d)),
+                _ => Err(bad()),
+            };
+        }
+        if let Some(n) = s.strip_prefix("nodes=") {
+            return match n.parse() {
+                Ok(n) if n > 0 => Ok(TimeControl::Nodes(n)),
                 _ => Err(bad()),
             };
         }
@@ -197,6 +210,7 @@ impl Player {
                         })
                     }
                     TimeControl::Depth(d) => limits.depth = Some(d),
+                    TimeControl::Nodes(n) => limits.nodes = Some(n),
                     TimeControl::Own => {}
                 }
                 let m = searcher.best_move(pos, &limits).best;
@@ -220,6 +234,7 @@ impl Player {
                         clocks[army] + 5_000,
                     ),
                     TimeControl::Depth(d) => (Go::Depth(d), 600_000),
+                    TimeControl::Nodes(n) => (Go::Nodes(n), 600_000),
                     TimeControl::Own => (Go::Depth(8), 600_000),
                 };
                 e.best_move(
@@ -609,6 +624,13 @@ mod tests {
         assert_eq!(TimeControl::parse("depth=9"), Ok(TimeControl::Depth(9)));
         assert!(TimeControl::parse("depth=0").is_err());
         assert!(TimeControl::parse("depth=x").is_err());
+        assert_eq!(
+            TimeControl::parse("nodes=100000"),
+            Ok(TimeControl::Nodes(100_000))
+        );
+        for bad in ["nodes=0", "nodes=-5", "nodes=1e5", "nodes="] {
+            assert!(TimeControl::parse(bad).is_err(), "{bad}");
+        }
         for bad in ["", "10", "x+1", "1+-1", "fastms", "inf+0"] {
             assert!(TimeControl::parse(bad).is_err(), "{bad}");
         }

@@ -180,7 +180,8 @@ enum Command {
         #[arg(long = "b-option", value_name = "NAME=VALUE")]
         b_options: Vec<String>,
         /// Time control: `100ms` a move, `10+0.1` (seconds + increment),
-        /// `own` (each player's own depth or nodes) or `depth=N` (both).
+        /// `own` (each player's own depth or nodes), `depth=N` or
+        /// `nodes=N` (both; the moves then do not depend on the load).
         #[arg(long, default_value = "100ms")]
         tc: String,
         /// Games to play at most (in pairs).

@@ -293,6 +293,18 @@ fn match_at_equal_depth_against_a_uci_engine() {
 }
 
 #[test]
+fn match_at_equal_nodes_does_not_depend_on_the_load() {
+    let uci = format!("uci:{BIN} uci");
+    let args = ["--a", "search", "--b", &uci, "--tc", "nodes=500"];
+    let (stdout, first) = recorded_match("chess", &args);
+    assert!(stdout.contains("Nodes(500)"), "{stdout}");
+    // Both players stop at a count of nodes, not a clock: the same games
+    // again, move for move.
+    let (_, second) = recorded_match("chess", &args);
+    assert_eq!(first, second);
+}
+
+#[test]
 fn match_with_a_clock_between_two_configurations() {
     let args = [
         "--b",
