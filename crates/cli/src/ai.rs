@@ -34,8 +34,7 @@ pub struct EngineArgs {
     #[arg(long)]
     pub no_lmr: bool,
     /// Games of more than two sides: the search (`auto`: the one measured
-    /// the stronger for the variant's family; Best-Reply Search, Paranoid
-    /// or MaxN).
+    /// the stronger, Paranoid; Best-Reply Search, Paranoid or MaxN).
     #[arg(long, default_value = "auto", value_parser = multi_parser())]
     pub multi: MultiAlgorithm,
     /// Same as `--multi paranoid`.

@@ -46,6 +46,6 @@ pub fn search(variants: &[String], ms: u64, threads: usize) -> Result<(), String
             times.join(" ")
         );
     }
-    outln!("({threads} thread(s); depth = plies for two sides, layers for Best-Reply Search)");
+    outln!("({threads} thread(s); depth = plies, layers for Best-Reply Search)");
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! The families of the shipped four-player games, by variant name: what
-//! the choices measured per family (the search algorithm, the level
-//! table) are keyed on. A variant loaded from a user's file is in none.
+//! the choices measured per family (the level table) are keyed on. A
+//! variant loaded from a user's file is in none.
 
 /// The six Pass (Aikou) games.
 pub const PASS: &[&str] = &[

@@ -21,8 +21,9 @@ pub(crate) const MAX_PLY: usize = 128;
 /// How games of more than two sides are searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MultiAlgorithm {
-    /// The one measured the stronger for the variant's family (see
-    /// [`PARANOID_VARIANTS`]): Paranoid there, BRS+ elsewhere.
+    /// The one measured the stronger: Paranoid, which beat BRS+ at 1 s a
+    /// move in both four-player families (SPRTs in Tor Aikou and Sylvia;
+    /// docs/performance.md, "MaxN, and a four-player SPRT at 1 s a move").
     Auto,
     /// Best-Reply Search with BRS+'s ordered moves for the other opponents.
     BestReply,
@@ -55,12 +56,6 @@ impl std::str::FromStr for MultiAlgorithm {
     }
 }
 
-/// The four-player games that Paranoid plays by default: the Pass
-/// (Aikou) family, where Paranoid beat BRS+ at 1 s a move (Tor Aikou,
-/// SPRT; docs/performance.md, "MaxN, and a four-player SPRT at 1 s a
-/// move"). The others play BRS+.
-pub const PARANOID_VARIANTS: &[&str] = crate::families::PASS;
-
 /// The algorithm a search used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
@@ -89,11 +84,8 @@ impl Algorithm {
             Algorithm::Pvs
         } else {
             match multi {
-                MultiAlgorithm::Auto if PARANOID_VARIANTS.contains(&variant.name.as_str()) => {
-                    Algorithm::Paranoid
-                }
-                MultiAlgorithm::Auto | MultiAlgorithm::BestReply => Algorithm::BestReply,
-                MultiAlgorithm::Paranoid => Algorithm::Paranoid,
+                MultiAlgorithm::BestReply => Algorithm::BestReply,
+                MultiAlgorithm::Auto | MultiAlgorithm::Paranoid => Algorithm::Paranoid,
                 MultiAlgorithm::MaxN => Algorithm::MaxN,
             }
         }
@@ -980,21 +972,24 @@ mod tests {
         assert!(err.contains("`minimax`") && err.contains("auto, brs, paranoid, maxn"));
     }
 
-    /// Each game Paranoid plays by default is an embedded game of more
-    /// than two sides, and an explicit choice still wins over it.
+    /// Paranoid is the default in every four-player game, an explicit
+    /// choice still wins over it, and two armies (Avon's teams) are PVS
+    /// whatever is asked.
     #[test]
-    fn paranoid_by_default_names_four_player_games() {
-        for name in PARANOID_VARIANTS {
+    fn paranoid_by_default_in_the_four_player_games() {
+        let families = crate::families::PASS
+            .iter()
+            .chain(crate::families::MINI_FIVEQUARTERS);
+        for name in families {
             let v = embedded::variant(name).unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert!(v.armies.len() > 2, "{name}");
-            let brs = Algorithm::for_variant(&v, MultiAlgorithm::BestReply);
-            assert_eq!(brs, Algorithm::BestReply, "{name}");
             let auto = Algorithm::for_variant(&v, MultiAlgorithm::Auto);
             assert_eq!(auto, Algorithm::Paranoid, "{name}");
+            let brs = Algorithm::for_variant(&v, MultiAlgorithm::BestReply);
+            assert_eq!(brs, Algorithm::BestReply, "{name}");
         }
-        let sylvia = embedded::variant("sylvia").unwrap();
-        let auto = Algorithm::for_variant(&sylvia, MultiAlgorithm::Auto);
-        assert_eq!(auto, Algorithm::BestReply);
+        let avon = embedded::variant("avon").unwrap();
+        let brs = Algorithm::for_variant(&avon, MultiAlgorithm::BestReply);
+        assert_eq!(brs, Algorithm::Pvs);
     }
 
     /// The weakest level's random error makes it vary its moves; without

@@ -84,14 +84,12 @@ fn every_variant_every_algorithm_returns_legal_moves() {
                 assert_legal(&mut searcher, pos, &Limits::nodes(1500), &what);
             }
         }
-        // The default: PVS for two sides; for more, Paranoid in the Pass
-        // games (measured the stronger there), BRS+ in the others.
-        let expected = if !multi {
-            Algorithm::Pvs
-        } else if v.name.ends_with("-aikou") {
+        // The default: PVS for two sides, Paranoid for more (measured the
+        // stronger in both four-player families).
+        let expected = if multi {
             Algorithm::Paranoid
         } else {
-            Algorithm::BestReply
+            Algorithm::Pvs
         };
         let r = Searcher::default().best_move(&v.start(), &Limits::depth(1));
         assert_eq!(r.algorithm, expected, "{}", v.name);
