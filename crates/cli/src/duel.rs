@@ -112,10 +112,8 @@ impl PlayerSpec {
                 for item in settings.split(',').filter(|s| !s.is_empty()) {
                     match item.strip_prefix("weights=") {
                         Some(path) => {
-                            let text = std::fs::read_to_string(path)
-                                .map_err(|e| format!("`{spec}`: {path}: {e}"))?;
-                            let w = Weights::from_toml(&text)
-                                .map_err(|e| format!("`{spec}`: {path}: {e}"))?;
+                            let w = crate::tune::read_weights(path)
+                                .map_err(|e| format!("`{spec}`: {e}"))?;
                             weights = Some(Box::new(w));
                         }
                         None => rest.push(item),

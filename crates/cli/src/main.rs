@@ -261,6 +261,10 @@ enum Command {
         /// Start from the derived weights, not the shipped ones.
         #[arg(long)]
         fresh: bool,
+        /// Start from the weights in this file (e.g. an earlier fit's, to
+        /// fit the tables on top of learnt plain weights).
+        #[arg(long, value_name = "PATH", conflicts_with = "fresh")]
+        start: Option<String>,
         /// Where to write the weights (default: standard output).
         #[arg(long, value_name = "PATH")]
         out: Option<String>,
@@ -287,10 +291,12 @@ enum Command {
         /// the other weights, which stay as the start weights have them.
         #[arg(long)]
         pst: bool,
-        /// With --pst: the share of the game's result in each position's
-        /// target (the rest is the self-play search's score).
-        #[arg(long, default_value_t = PstPlan::default().result_share)]
-        result_share: f64,
+        /// The share of the game's result in the target of a position
+        /// that has a search score (the rest is the score: self-play's, or
+        /// one written into a data file by another engine). Default: 1
+        /// (results alone) for the plain weights, 0.5 with --pst.
+        #[arg(long)]
+        result_share: Option<f64>,
         /// With --pst: the L2 penalty per squared centipawn of the tables.
         #[arg(long, default_value_t = PstPlan::default().penalty)]
         penalty: f64,
@@ -647,6 +653,7 @@ fn run(cli: Cli) -> Result<(), String> {
             jobs,
             seed,
             fresh,
+            start,
             out,
             save_data,
             data,
@@ -665,13 +672,17 @@ fn run(cli: Cli) -> Result<(), String> {
                 jobs: jobs.max(1),
                 seed,
                 fresh,
+                start,
                 out,
                 save_data,
                 data,
                 records,
                 only,
+                result_share: result_share.unwrap_or(1.0).clamp(0.0, 1.0),
                 pst: pst.then_some(PstPlan {
-                    result_share: result_share.clamp(0.0, 1.0),
+                    result_share: result_share
+                        .unwrap_or(PstPlan::default().result_share)
+                        .clamp(0.0, 1.0),
                     penalty: penalty.max(0.0),
                     epochs,
                     activity,

@@ -16,6 +16,8 @@ pub struct Run {
     pub jobs: usize,
     pub seed: u64,
     pub fresh: bool,
+    /// A weights file to start from instead.
+    pub start: Option<String>,
     pub out: Option<String>,
     pub save_data: Option<String>,
     pub data: Option<String>,
@@ -23,8 +25,16 @@ pub struct Run {
     pub records: Option<String>,
     /// Move only these weights (all when empty).
     pub only: Vec<String>,
+    /// The plain fit's share of the result in a scored position's target.
+    pub result_share: f64,
     /// Fit the piece-square tables, with these settings.
     pub pst: Option<PstPlan>,
+}
+
+/// Reads a weights file (as `tune` writes it).
+pub fn read_weights(path: &str) -> Result<Weights, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    Weights::from_toml(&text).map_err(|e| format!("{path}: {e}"))
 }
 
 /// Calls `read` on every non-empty line of the files (comma-separated
@@ -133,16 +143,21 @@ pub fn run(v: &Arc<Variant>, run: &Run) -> Result<(), String> {
     if let Some(path) = &run.save_data {
         save(path, &data)?;
     }
-    let start = if run.fresh {
-        Weights::default()
-    } else {
-        Weights::for_variant(v)
+    let (start, from) = match &run.start {
+        Some(path) => {
+            let w = read_weights(path)?;
+            if !w.fits(v) {
+                return Err(format!("{path}: these weights do not fit {}", v.name));
+            }
+            (w, format!(" --start {path}"))
+        }
+        None if run.fresh => (Weights::default(), " --fresh".to_string()),
+        None => (Weights::for_variant(v), String::new()),
     };
-    let fresh = if run.fresh { " --fresh" } else { "" };
     let (weights, comment) = if let Some(plan) = run.pst {
         let fit = tune::fit_pst(v, &data, start, plan, &mut |line| eprintln!("{line}"));
         let comment = format!(
-            "quadrille tune {} {source}{fresh} --pst{} --result-share {} --penalty {} --epochs {}: {} positions, error {:.5} -> {:.5}, held out {:.5} -> {:.5} (scale {:.3}), {:.0} s",
+            "quadrille tune {} {source}{from} --pst{} --result-share {} --penalty {} --epochs {}: {} positions, error {:.5} -> {:.5}, held out {:.5} -> {:.5} (scale {:.3}), {:.0} s",
             v.name,
             if plan.activity { " --activity" } else { "" },
             plan.result_share,
@@ -158,7 +173,8 @@ pub fn run(v: &Arc<Variant>, run: &Run) -> Result<(), String> {
         );
         (fit.weights, comment)
     } else {
-        let fit = tune::fit(v, &data, start, &run.only, run.jobs, &mut |line| {
+        let share = run.result_share;
+        let fit = tune::fit(v, &data, start, &run.only, share, run.jobs, &mut |line| {
             eprintln!("{line}")
         })?;
         let only = if run.only.is_empty() {
@@ -167,8 +183,13 @@ pub fn run(v: &Arc<Variant>, run: &Run) -> Result<(), String> {
             format!(" --only {}", run.only.join(","))
         };
         let comment = format!(
-            "quadrille tune {} {source}{fresh}{only}: {} positions, error {:.5} -> {:.5} (scale {:.3}), {:.0} s",
+            "quadrille tune {} {source}{from}{only}{}: {} positions, error {:.5} -> {:.5} (scale {:.3}), {:.0} s",
             v.name,
+            if share < 1.0 {
+                format!(" --result-share {share}")
+            } else {
+                String::new()
+            },
             data.len(),
             fit.error_before,
             fit.error_after,

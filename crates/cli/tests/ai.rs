@@ -334,8 +334,8 @@ fn match_with_a_clock_between_two_configurations() {
 
 /// The tuning pipeline as a user runs it: self-play data saved, piece-square
 /// tables fitted into a weights file, the same data fitted again from the
-/// file, a match with the written weights, a fit from that match's record;
-/// a bad data line is named.
+/// file, a match with the written weights, a fit from that match's record,
+/// a fit started from a weights file; a bad data line is named.
 #[test]
 fn tune_fits_piece_square_tables_from_saved_data() {
     let dir = std::env::temp_dir().join(format!("quadrille-tune-{}", std::process::id()));
@@ -424,6 +424,43 @@ fn tune_fits_piece_square_tables_from_saved_data() {
         ..learnt
     };
     assert_eq!(others, shipped);
+    // From a weights file instead of the shipped weights, the data's
+    // scores alone as targets: the file's weights are where the fit starts.
+    let third = path("w3.toml");
+    let args = [
+        "tune",
+        "chess",
+        "--data",
+        &data,
+        "--start",
+        &first,
+        "--only",
+        "hanging",
+        "--result-share",
+        "0",
+        "--out",
+        &third,
+    ];
+    let out = quadrille(&args, "");
+    assert!(out.status.success(), "{:?}", text(&out));
+    let started = Weights::from_toml(&std::fs::read_to_string(&first).unwrap()).unwrap();
+    let refit = std::fs::read_to_string(&third).unwrap();
+    assert!(
+        refit.contains(&format!("--start {first}")) && refit.contains("--result-share 0"),
+        "{refit}"
+    );
+    let learnt = Weights::from_toml(&refit).unwrap();
+    let others = Weights {
+        hanging: started.hanging,
+        ..learnt
+    };
+    assert_eq!(others, started);
+    let out = quadrille(
+        &["tune", "chess", "--data", &data, "--start", "nowhere.toml"],
+        "",
+    );
+    assert!(!out.status.success());
+    assert!(text(&out).1.contains("nowhere.toml"), "{:?}", text(&out));
     let out = only("hangin");
     assert!(!out.status.success());
     assert!(

@@ -202,18 +202,28 @@ fn white_score(e: &Eval, p: &Position) -> i32 {
     }
 }
 
-/// Mean squared error of the predicted scores at scale `k`.
-fn error(v: &Arc<Variant>, w: &Weights, data: &[Sample], k: f64, jobs: usize) -> f64 {
+/// Mean squared error of the predicted scores at scale `k` against each
+/// position's target (`targets[i]` for `data[i]`).
+fn error(
+    v: &Arc<Variant>,
+    w: &Weights,
+    data: &[Sample],
+    targets: &[f64],
+    k: f64,
+    jobs: usize,
+) -> f64 {
     let e = Eval::with_weights(v, Terms::default(), w.clone());
     let chunk = data.len().div_ceil(jobs.max(1)).max(1);
     let sum: f64 = std::thread::scope(|s| {
         let handles: Vec<_> = data
             .chunks(chunk)
-            .map(|part| {
+            .zip(targets.chunks(chunk))
+            .map(|(part, want)| {
                 let e = &e;
                 s.spawn(move || {
                     part.iter()
-                        .map(|x| (x.result - sigmoid(k, white_score(e, &x.pos) as f64)).powi(2))
+                        .zip(want)
+                        .map(|(x, t)| (t - sigmoid(k, white_score(e, &x.pos) as f64)).powi(2))
                         .sum::<f64>()
                 })
             })
@@ -223,9 +233,24 @@ fn error(v: &Arc<Variant>, w: &Weights, data: &[Sample], k: f64, jobs: usize) ->
     sum / data.len().max(1) as f64
 }
 
-/// The scale that best fits the start weights.
+/// The scale that best fits the start weights to the results.
 fn fit_scale(v: &Arc<Variant>, w: &Weights, data: &[Sample], jobs: usize) -> f64 {
-    golden_min(|k| error(v, w, data, k, jobs))
+    let results: Vec<f64> = data.iter().map(|x| x.result).collect();
+    golden_min(|k| error(v, w, data, &results, k, jobs))
+}
+
+/// Each position's target: `share` of its game's result and the rest its
+/// search score through the logistic curve at `scale`, or the result alone
+/// where the sample has no score. (Scores from a stronger engine are far
+/// less noisy than one game's result: a target that leans on them asks
+/// fewer games of the data.)
+fn targets(data: &[Sample], share: f64, scale: f64) -> Vec<f64> {
+    data.iter()
+        .map(|x| match x.score {
+            Some(score) => share * x.result + (1.0 - share) * sigmoid(scale, score as f64),
+            None => x.result,
+        })
+        .collect()
 }
 
 /// The scale in [0.05, 4] where `error` is least (golden-section search).
@@ -332,12 +357,14 @@ pub fn check_only(v: &Arc<Variant>, only: &[String]) -> Result<(), String> {
 /// Coordinate descent from `start`: each weight moves by its step while
 /// the error falls; then the steps halve, twice. Only the weights named in
 /// `only` move, where it names any (an unknown name is an error:
-/// [`check_only`]).
+/// [`check_only`]). Each position's target is `result_share` of its
+/// game's result and the rest its score, where it has one ([`targets`]).
 pub fn fit(
     v: &Arc<Variant>,
     data: &[Sample],
     start: Weights,
     only: &[String],
+    result_share: f64,
     jobs: usize,
     report: &mut dyn FnMut(&str),
 ) -> Result<Fit, String> {
@@ -347,12 +374,13 @@ pub fn fit(
         knobs.retain(|k| only.contains(&k.name));
     }
     let scale = fit_scale(v, &start, data, jobs);
+    let targets = targets(data, result_share, scale);
     let mut w = start.clone();
     for kn in &knobs {
         let x = (kn.get)(&w);
         (kn.set)(&mut w, x);
     }
-    let error_before = error(v, &w, data, scale, jobs);
+    let error_before = error(v, &w, data, &targets, scale, jobs);
     let mut best = error_before;
     report(&format!("scale {scale:.3}, error {best:.6}"));
     for divisor in [1, 2, 4] {
@@ -364,7 +392,7 @@ pub fn fit(
                     let mut trial = w.clone();
                     let x = (kn.get)(&trial);
                     (kn.set)(&mut trial, x + dir * step);
-                    let e = error(v, &trial, data, scale, jobs);
+                    let e = error(v, &trial, data, &targets, scale, jobs);
                     if e < best {
                         best = e;
                         w = trial;
@@ -548,14 +576,8 @@ pub fn fit_pst(
             .sum::<f64>()
             / rows.len().max(1) as f64
     });
-    for (r, x) in rows.iter_mut().zip(data) {
-        r.target = match x.score {
-            Some(score) => {
-                plan.result_share * x.result
-                    + (1.0 - plan.result_share) * sigmoid(scale, score as f64)
-            }
-            None => x.result,
-        };
+    for (r, t) in rows.iter_mut().zip(targets(data, plan.result_share, scale)) {
+        r.target = t;
     }
     // Held out in blocks: a game's positions lie together in the data and
     // are much alike, so a scattered tenth would share games with the rest.
@@ -681,12 +703,12 @@ mod tests {
         assert!(data.len() > 50, "{}", data.len());
         assert!(data.iter().all(|s| [0.0, 0.5, 1.0].contains(&s.result)));
         let data = &data[..200.min(data.len())];
-        let f = fit(&v, data, Weights::default(), &[], 2, &mut |_| {}).unwrap();
+        let f = fit(&v, data, Weights::default(), &[], 1.0, 2, &mut |_| {}).unwrap();
         assert!(f.error_after <= f.error_before);
         assert!(f.scale > 0.0);
         // With `only`, the other weights stay as they were.
         let only = ["mobility".to_string()];
-        let g = fit(&v, data, Weights::default(), &only, 2, &mut |_| {}).unwrap();
+        let g = fit(&v, data, Weights::default(), &only, 1.0, 2, &mut |_| {}).unwrap();
         assert!(g.error_after <= g.error_before);
         let mobility_back = Weights {
             mobility: Weights::default().mobility,
@@ -694,8 +716,32 @@ mod tests {
         };
         assert_eq!(mobility_back, Weights::default());
         let bad = ["mobilty".to_string()];
-        let e = fit(&v, data, Weights::default(), &bad, 2, &mut |_| {}).err();
+        let e = fit(&v, data, Weights::default(), &bad, 1.0, 2, &mut |_| {}).err();
         assert!(e.is_some_and(|e| e.contains("mobilty")));
+    }
+
+    /// A target is the result where the sample has no score, the score's
+    /// expected result where the share is nothing, and the mixture between.
+    #[test]
+    fn targets_mix_the_result_and_the_score() {
+        let (_, data) = small_data("chess", 2, 3);
+        let s = |score| Sample {
+            score,
+            result: 1.0,
+            ..data[0].clone()
+        };
+        let t = targets(&[s(None), s(Some(0)), s(Some(400))], 0.0, 1.0);
+        assert_eq!(t[0], 1.0);
+        assert_eq!(t[1], 0.5);
+        assert!((t[2] - 1.0 / (1.0 + (-1f64).exp())).abs() < 1e-12);
+        let half = targets(&[s(Some(0))], 0.5, 1.0);
+        assert_eq!(half, vec![0.75]);
+        // With the scores as targets, the fit lowers its error too.
+        let (v, data) = small_data("chess", 6, 3);
+        let data = &data[..200.min(data.len())];
+        assert!(data.iter().all(|x| x.score.is_some()));
+        let f = fit(&v, data, Weights::default(), &[], 0.0, 2, &mut |_| {}).unwrap();
+        assert!(f.error_after < f.error_before);
     }
 
     /// The piece-square fit lowers the training error, writes tables that
