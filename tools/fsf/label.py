@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Scores tune data with Fairy-Stockfish's search, for `quadrille tune
+--result-share 0` (distillation: our evaluation fitted to a stronger
+engine's scores, which are far less noisy than one game's result). Reads
+the lines `quadrille tune --save-data` writes (position, result, score,
+tab-separated) and writes the same lines with the score replaced by FSF's
+at a fixed depth, from White's (the first army's) view; a mate is +-2000.
+Positions FSF gives no score for are left out. Several FSF processes share
+the work; the output keeps the input's order (the tuner holds out blocks
+of consecutive lines, a game's positions together).
+
+A benchmark aid only (FSF is a measuring stick, never a dependency): no
+test or build reads it. Chess positions only (`position fen`).
+
+    tools/fsf/label.py fsfpos.txt fsfs10.txt --fsf /tmp/fsf/fsf --depth 10 --jobs 2
+"""
+
+import argparse
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+
+MATE = 2000
+
+
+class Engine:
+    """One FSF process kept running: classical evaluation, small table."""
+
+    def __init__(self, program):
+        self.p = subprocess.Popen(
+            [program], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+        self.send("uci")
+        self.until("uciok")
+        self.send("setoption name Use NNUE value false")
+        self.send("setoption name Hash value 16")
+        self.send("isready")
+        self.until("readyok")
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def until(self, token):
+        lines = []
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise SystemExit("Fairy-Stockfish stopped")
+            lines.append(line)
+            if line.startswith(token):
+                return lines
+
+    def score(self, fen, depth):
+        """The last reported score of a `go depth` search, side to move's view."""
+        self.send("position fen " + fen)
+        self.send(f"go depth {depth}")
+        score = None
+        for line in self.until("bestmove"):
+            words = line.split()
+            if "score" in words:
+                kind, value = words[words.index("score") + 1 : words.index("score") + 3]
+                if kind == "cp":
+                    score = int(value)
+                elif kind == "mate":
+                    score = MATE if int(value) > 0 else -MATE
+        return score
+
+    def quit(self):
+        self.send("quit")
+        self.p.wait()
+
+
+def label(lines, program, depth):
+    engine = Engine(program)
+    out = []
+    for line in lines:
+        fen, result, _ = line.rstrip("\n").split("\t")
+        score = engine.score(fen, depth)
+        if score is not None:
+            if fen.split()[1] == "b":
+                score = -score
+            out.append(f"{fen}\t{result}\t{score}\n")
+    engine.quit()
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("input")
+    ap.add_argument("output")
+    ap.add_argument("--fsf", default="/tmp/fsf/fsf")
+    ap.add_argument("--depth", type=int, default=10)
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    with open(args.input) as f:
+        lines = [line for line in f if line.strip()]
+    # Contiguous shards, so that concatenating them keeps the order.
+    size = -(-len(lines) // args.jobs)
+    shards = [lines[i : i + size] for i in range(0, len(lines), size)]
+    with ThreadPoolExecutor(len(shards)) as pool:
+        done = list(pool.map(lambda s: label(s, args.fsf, args.depth), shards))
+    with open(args.output, "w") as f:
+        for part in done:
+            f.writelines(part)
+    print(f"{sum(map(len, done))} of {len(lines)} positions scored at depth {args.depth}")
+
+
+if __name__ == "__main__":
+    main()
