@@ -461,6 +461,19 @@ fn tune_fits_piece_square_tables_from_saved_data() {
     );
     assert!(!out.status.success());
     assert!(text(&out).1.contains("nowhere.toml"), "{:?}", text(&out));
+    // Weights that do not fit the variant (half a mobility table) are
+    // refused, naming the file.
+    let half = path("half.toml");
+    std::fs::write(&half, "[mobility_tables]\nR = [0]\n").unwrap();
+    let out = quadrille(&["tune", "chess", "--data", &data, "--start", &half], "");
+    assert!(!out.status.success());
+    assert!(
+        text(&out)
+            .1
+            .contains(&format!("{half}: these weights do not fit chess")),
+        "{:?}",
+        text(&out)
+    );
     let out = only("hangin");
     assert!(!out.status.success());
     assert!(
