@@ -484,6 +484,14 @@ pub fn run(start: Position, s: &Settings) -> Result<(), String> {
             v.name
         ));
     }
+    // The searcher would quietly fall back to the derived weights.
+    for spec in [&s.a, &s.b] {
+        if let PlayerSpec::Quadrille(c, Some(w)) = spec {
+            if !w.fits(&v) {
+                return Err(format!("`{}`: these weights do not fit {}", c.name, v.name));
+            }
+        }
+    }
     let openings: Vec<Position> = if s.openings.is_empty() {
         vec![start.clone()]
     } else {

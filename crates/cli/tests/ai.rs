@@ -474,6 +474,28 @@ fn tune_fits_piece_square_tables_from_saved_data() {
         "{:?}",
         text(&out)
     );
+    // So are they by a match, before any game (the search would quietly
+    // play with the derived weights instead).
+    let spec = format!("search:depth=1,weights={half}");
+    let args = [
+        "match",
+        "chess",
+        "--a",
+        &spec,
+        "--b",
+        "search:depth=1",
+        "--games",
+        "2",
+    ];
+    let out = quadrille(&args, "");
+    assert!(!out.status.success());
+    assert!(
+        text(&out)
+            .1
+            .contains(&format!("`{spec}`: these weights do not fit chess")),
+        "{:?}",
+        text(&out)
+    );
     let out = only("hangin");
     assert!(!out.status.success());
     assert!(
