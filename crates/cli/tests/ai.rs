@@ -455,24 +455,23 @@ fn tune_fits_piece_square_tables_from_saved_data() {
         ..learnt
     };
     assert_eq!(others, started);
-    let out = quadrille(
+    // A command that fails, saying `message`.
+    let refused = |args: &[&str], message: &str| {
+        let out = quadrille(args, "");
+        assert!(!out.status.success());
+        assert!(text(&out).1.contains(message), "{:?}", text(&out));
+    };
+    refused(
         &["tune", "chess", "--data", &data, "--start", "nowhere.toml"],
-        "",
+        "nowhere.toml",
     );
-    assert!(!out.status.success());
-    assert!(text(&out).1.contains("nowhere.toml"), "{:?}", text(&out));
     // Weights that do not fit the variant (half a mobility table) are
     // refused, naming the file.
     let half = path("half.toml");
     std::fs::write(&half, "[mobility_tables]\nR = [0]\n").unwrap();
-    let out = quadrille(&["tune", "chess", "--data", &data, "--start", &half], "");
-    assert!(!out.status.success());
-    assert!(
-        text(&out)
-            .1
-            .contains(&format!("{half}: these weights do not fit chess")),
-        "{:?}",
-        text(&out)
+    refused(
+        &["tune", "chess", "--data", &data, "--start", &half],
+        &format!("{half}: these weights do not fit chess"),
     );
     // So are they by a match, before any game (the search would quietly
     // play with the derived weights instead).
@@ -487,15 +486,7 @@ fn tune_fits_piece_square_tables_from_saved_data() {
         "--games",
         "2",
     ];
-    let out = quadrille(&args, "");
-    assert!(!out.status.success());
-    assert!(
-        text(&out)
-            .1
-            .contains(&format!("`{spec}`: these weights do not fit chess")),
-        "{:?}",
-        text(&out)
-    );
+    refused(&args, &format!("`{spec}`: these weights do not fit chess"));
     let out = only("hangin");
     assert!(!out.status.success());
     assert!(
