@@ -5,7 +5,7 @@
 //! kept here, and the results are W/D/L, pentanomial pair counts, Elo with
 //! a 95 % interval and, if asked, an SPRT that stops the match on its own.
 
-use quadrille_engine::Position;
+use quadrille_engine::{Position, Variant};
 use quadrille_protocol::uci_client::{Go, UciEngine};
 use quadrille_search::arena::{random_opening, Kind, Mover};
 use quadrille_search::stats::{Pentanomial, Sprt, Verdict};
@@ -90,7 +90,9 @@ pub enum PlayerSpec {
 }
 
 impl PlayerSpec {
-    pub fn parse(spec: &str, options: &[String]) -> Result<PlayerSpec, String> {
+    /// Reads a player of variant `v` (whose weights a `weights=` file
+    /// must fit).
+    pub fn parse(spec: &str, options: &[String], v: &Variant) -> Result<PlayerSpec, String> {
         let options = options
             .iter()
             .map(|o| {
@@ -112,7 +114,7 @@ impl PlayerSpec {
                 for item in settings.split(',').filter(|s| !s.is_empty()) {
                     match item.strip_prefix("weights=") {
                         Some(path) => {
-                            let w = crate::tune::read_weights(path)
+                            let w = crate::tune::read_weights(path, v)
                                 .map_err(|e| format!("`{spec}`: {e}"))?;
                             weights = Some(Box::new(w));
                         }
@@ -484,14 +486,6 @@ pub fn run(start: Position, s: &Settings) -> Result<(), String> {
             v.name
         ));
     }
-    // The searcher would quietly fall back to the derived weights.
-    for spec in [&s.a, &s.b] {
-        if let PlayerSpec::Quadrille(c, Some(w)) = spec {
-            if !w.fits(&v) {
-                return Err(format!("`{}`: these weights do not fit {}", c.name, v.name));
-            }
-        }
-    }
     let openings: Vec<Position> = if s.openings.is_empty() {
         vec![start.clone()]
     } else {
@@ -644,14 +638,16 @@ mod tests {
 
     #[test]
     fn player_specs() {
-        let p = PlayerSpec::parse("uci:/bin/fsf", &["UCI_Variant=magnacarta".into()]).unwrap();
+        let v = quadrille_engine::embedded::variant("chess").unwrap();
+        let parse = |spec: &str, options: &[String]| PlayerSpec::parse(spec, options, &v);
+        let p = parse("uci:/bin/fsf", &["UCI_Variant=magnacarta".into()]).unwrap();
         let PlayerSpec::Uci { program, options } = p else {
             panic!("a UCI player");
         };
         assert_eq!(program, "/bin/fsf");
         assert_eq!(options, vec![("UCI_Variant".into(), "magnacarta".into())]);
-        assert!(PlayerSpec::parse("search:depth=2", &[]).is_ok());
-        assert!(PlayerSpec::parse("search:depth=2", &["Hash=1".into()]).is_err());
-        assert!(PlayerSpec::parse("uci:x", &["novalue".into()]).is_err());
+        assert!(parse("search:depth=2", &[]).is_ok());
+        assert!(parse("search:depth=2", &["Hash=1".into()]).is_err());
+        assert!(parse("uci:x", &["novalue".into()]).is_err());
     }
 }

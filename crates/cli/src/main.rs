@@ -603,8 +603,8 @@ fn run(cli: Cli) -> Result<(), String> {
                 None => book::embedded(&v.name).map(book::lines).unwrap_or_default(),
             };
             let settings = duel::Settings {
-                a: duel::PlayerSpec::parse(&a, &a_options)?,
-                b: duel::PlayerSpec::parse(&b, &b_options)?,
+                a: duel::PlayerSpec::parse(&a, &a_options, &v)?,
+                b: duel::PlayerSpec::parse(&b, &b_options, &v)?,
                 tc: duel::TimeControl::parse(&tc)?,
                 games,
                 concurrency: concurrency.max(1),

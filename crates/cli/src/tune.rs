@@ -31,10 +31,16 @@ pub struct Run {
     pub pst: Option<PstPlan>,
 }
 
-/// Reads a weights file (as `tune` writes it).
-pub fn read_weights(path: &str) -> Result<Weights, String> {
+/// Reads a weights file (as `tune` writes it) for variant `v`: weights
+/// that do not fit it are refused (the evaluation would quietly fall back
+/// to the derived ones).
+pub fn read_weights(path: &str, v: &Variant) -> Result<Weights, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    Weights::from_toml(&text).map_err(|e| format!("{path}: {e}"))
+    let w = Weights::from_toml(&text).map_err(|e| format!("{path}: {e}"))?;
+    if !w.fits(v) {
+        return Err(format!("{path}: these weights do not fit {}", v.name));
+    }
+    Ok(w)
 }
 
 /// Calls `read` on every non-empty line of the files (comma-separated
@@ -144,13 +150,7 @@ pub fn run(v: &Arc<Variant>, run: &Run) -> Result<(), String> {
         save(path, &data)?;
     }
     let (start, from) = match &run.start {
-        Some(path) => {
-            let w = read_weights(path)?;
-            if !w.fits(v) {
-                return Err(format!("{path}: these weights do not fit {}", v.name));
-            }
-            (w, format!(" --start {path}"))
-        }
+        Some(path) => (read_weights(path, v)?, format!(" --start {path}")),
         None if run.fresh => (Weights::default(), " --fresh".to_string()),
         None => (Weights::for_variant(v), String::new()),
     };

@@ -486,7 +486,10 @@ fn tune_fits_piece_square_tables_from_saved_data() {
         "--games",
         "2",
     ];
-    refused(&args, &format!("`{spec}`: these weights do not fit chess"));
+    refused(
+        &args,
+        &format!("`{spec}`: {half}: these weights do not fit chess"),
+    );
     let out = only("hangin");
     assert!(!out.status.success());
     assert!(
