@@ -16,71 +16,52 @@ test or build reads it. Chess positions only (`position fen`).
 """
 
 import argparse
-import subprocess
 from concurrent.futures import ThreadPoolExecutor
+
+from uci import Engine
 
 MATE = 2000
 
 
-class Engine:
+def start(program):
     """One FSF process kept running: classical evaluation, small table."""
+    engine = Engine([program])
+    engine.send("uci")
+    engine.until("uciok")
+    engine.send("setoption name Use NNUE value false")
+    engine.send("setoption name Hash value 16")
+    engine.send("isready")
+    engine.until("readyok")
+    return engine
 
-    def __init__(self, program):
-        self.p = subprocess.Popen(
-            [program], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
-        self.send("uci")
-        self.until("uciok")
-        self.send("setoption name Use NNUE value false")
-        self.send("setoption name Hash value 16")
-        self.send("isready")
-        self.until("readyok")
 
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def until(self, token):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise SystemExit("Fairy-Stockfish stopped")
-            lines.append(line)
-            if line.startswith(token):
-                return lines
-
-    def score(self, fen, depth):
-        """The last reported score of a `go depth` search, side to move's view."""
-        self.send("position fen " + fen)
-        self.send(f"go depth {depth}")
-        score = None
-        for line in self.until("bestmove"):
-            words = line.split()
-            if "score" in words:
-                kind, value = words[words.index("score") + 1 : words.index("score") + 3]
-                if kind == "cp":
-                    score = int(value)
-                elif kind == "mate":
-                    score = MATE if int(value) > 0 else -MATE
-        return score
-
-    def quit(self):
-        self.send("quit")
-        self.p.wait()
+def score(engine, fen, depth):
+    """The last reported score of a `go depth` search, side to move's view."""
+    engine.send("position fen " + fen)
+    engine.send(f"go depth {depth}")
+    last = None
+    for line in engine.lines_until("bestmove"):
+        words = line.split()
+        if "score" in words:
+            kind, value = words[words.index("score") + 1 : words.index("score") + 3]
+            if kind == "cp":
+                last = int(value)
+            elif kind == "mate":
+                last = MATE if int(value) > 0 else -MATE
+    return last
 
 
 def label(lines, program, depth):
-    engine = Engine(program)
+    engine = start(program)
     out = []
     for line in lines:
         fen, result, _ = line.rstrip("\n").split("\t")
-        score = engine.score(fen, depth)
-        if score is not None:
+        s = score(engine, fen, depth)
+        if s is not None:
             if fen.split()[1] == "b":
-                score = -score
-            out.append(f"{fen}\t{result}\t{score}\n")
-    engine.quit()
+                s = -s
+            out.append(f"{fen}\t{result}\t{s}\n")
+    engine.close()
     return out
 
 
@@ -95,9 +76,9 @@ def main():
     with open(args.input) as f:
         lines = [line for line in f if line.strip()]
     # Contiguous shards, so that concatenating them keeps the order.
-    size = -(-len(lines) // args.jobs)
+    size = max(1, -(-len(lines) // args.jobs))
     shards = [lines[i : i + size] for i in range(0, len(lines), size)]
-    with ThreadPoolExecutor(len(shards)) as pool:
+    with ThreadPoolExecutor(max(1, len(shards))) as pool:
         done = list(pool.map(lambda s: label(s, args.fsf, args.depth), shards))
     with open(args.output, "w") as f:
         for part in done:

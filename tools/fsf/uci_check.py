@@ -21,10 +21,10 @@ status is non-zero if a move was illegal or the engine misbehaved.
 import argparse
 import os
 import random
-import subprocess
 import sys
 
 import pyffish
+from uci import Engine
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -33,32 +33,6 @@ BIN = os.path.join(REPO, "target", "release", "quadrille")
 
 # Fairy-Stockfish variant -> the name sent as UCI_Variant (FSF's own).
 VARIANTS = ["magnacarta", "chess"]
-
-
-class Engine:
-    def __init__(self, path):
-        self.p = subprocess.Popen([path, "uci"], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def until(self, prefix):
-        """Lines up to the first starting with `prefix`; errors fail."""
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine closed its output")
-            line = line.strip()
-            if line.startswith("info string error"):
-                raise RuntimeError("engine error: " + line)
-            if line.startswith(prefix):
-                return line
-
-    def close(self):
-        self.send("quit")
-        self.p.wait(timeout=10)
 
 
 def main():
@@ -70,7 +44,7 @@ def main():
     args = ap.parse_args()
     pyffish.load_variant_config(open(INI).read())
     rng = random.Random(args.seed)
-    eng = Engine(BIN)
+    eng = Engine([BIN, "uci"])
     eng.send("uci")
     eng.until("uciok")
     games = checked = illegal = 0
