@@ -15,33 +15,10 @@ reads it, and a feature it names still has to win a match to be kept.
 """
 
 import argparse
-import subprocess
 
 import chess
 import numpy as np
-
-
-class Engine:
-    """A UCI program kept running; `ask` sends lines and returns the first
-    reply line containing `marker` before `readyok`."""
-
-    def __init__(self, argv):
-        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def ask(self, lines, marker):
-        for line in lines + ["isready"]:
-            self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-        found = None
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine ended")
-            if marker in line and found is None:
-                found = line
-            if line.strip() == "readyok":
-                return found
+from uci import Engine
 
 
 def add(f, name, x):

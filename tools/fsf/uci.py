@@ -1,5 +1,5 @@
 """A UCI program kept running, for the scripts beside this one
-(`uci_check.py`, `label.py`)."""
+(`uci_check.py`, `label.py`, `eval_residuals.py`, `move_loss.py`)."""
 
 import subprocess
 
@@ -32,6 +32,14 @@ class Engine:
     def until(self, prefix):
         """The first line starting with `prefix`."""
         return self.lines_until(prefix)[-1]
+
+    def ask(self, lines, marker):
+        """Sends `lines` and `isready`; the first reply line containing
+        `marker` before `readyok` (None if none did)."""
+        for line in lines + ["isready"]:
+            self.send(line)
+        found = [line for line in self.lines_until("readyok") if marker in line]
+        return found[0] if found else None
 
     def close(self):
         self.send("quit")
