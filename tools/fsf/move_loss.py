@@ -5,8 +5,9 @@ the `quadrille tune` data or a match record's openings), the moves of
 Fairy-Stockfish (classical evaluation) at N nodes and of Quadrille at N
 and at larger multiples of N are each scored by a deep search of every
 judge: Fairy-Stockfish (`searchmoves`) and Quadrille (the position after
-the move, negated). A move's loss is the best candidate's score less its
-own, in centipawns, capped at 500.
+the move, negated), beside FSF's own choice at the judge's depth. A
+move's loss is the best candidate's score less its own, in centipawns,
+capped at 500.
 
 Each judge prefers the moves its own evaluation likes, so read the two
 together: if both judges find Quadrille's moves at 16 N no better than
@@ -70,9 +71,14 @@ def worker(args, fens):
         for k in args.multiples:
             moves[f"ours{k}"] = go(ours, "fen " + fen, f"nodes {args.nodes * k}")[0]
         judged = {}
-        candidates = sorted(set(moves.values()))
         j = f"nodes {args.judge_nodes}"
-        judged["fsf"] = {m: go(fsf, "fen " + fen, f"{j} searchmoves {m}")[1] for m in candidates}
+        # FSF's own choice at the judge's depth is a candidate too.
+        best, score = go(fsf, "fen " + fen, j)
+        candidates = sorted(set(moves.values()) | {best})
+        judged["fsf"] = {
+            m: score if m == best else go(fsf, "fen " + fen, f"{j} searchmoves {m}")[1]
+            for m in candidates
+        }
         if not args.fsf_judge_only:
             judged["ours"] = {m: -go(ours, f"fen {fen} moves {m}", j)[1] for m in candidates}
         rows.append((fen, moves, judged))

@@ -8,7 +8,7 @@
 use quadrille_engine::{Position, Variant};
 use quadrille_protocol::uci_client::{Go, UciEngine};
 use quadrille_search::arena::{random_opening, Kind, Mover};
-use quadrille_search::stats::{Pentanomial, Sprt, Verdict};
+use quadrille_search::stats::{Decision, Pentanomial, Sprt};
 use quadrille_search::{result_for, Clock, Contender, Limits, Searcher, Weights};
 use std::cmp::Ordering as CmpOrdering;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -415,6 +415,8 @@ struct Tally {
     think_ms: [u64; 2],
     think_moves: [u64; 2],
     clock_left_ms: [u64; 2],
+    /// The SPRT's first verdict, if it has decided.
+    decision: Decision,
 }
 
 impl Tally {
@@ -554,12 +556,15 @@ pub fn run(start: Position, s: &Settings) -> Result<(), String> {
                         t.add(&g1);
                         t.add(&g2);
                         t.pairs.add_pair(g1.score, g2.score);
-                        let verdict = s.sprt.map(|x| x.verdict(&t.pairs));
                         if !s.quiet {
                             eprintln!("{}", t.line(s.sprt.as_ref()));
                         }
-                        if matches!(verdict, Some(Verdict::H0 | Verdict::H1)) {
-                            stop.store(true, Ordering::Relaxed);
+                        if let Some(x) = s.sprt {
+                            let llr = t.pairs.llr(x.elo0, x.elo1);
+                            let games = t.games as usize;
+                            if t.decision.note(x.judge(llr), games, llr) {
+                                stop.store(true, Ordering::Relaxed);
+                            }
                         }
                     }
                 };
@@ -586,7 +591,7 @@ pub fn run(start: Position, s: &Settings) -> Result<(), String> {
     let clock = matches!(s.tc, TimeControl::Fischer { .. });
     outln!("{}", t.time_line(clock));
     if let Some(sprt) = &s.sprt {
-        let verdict = sprt.verdict(&t.pairs).describe();
+        let verdict = t.decision.describe(sprt.verdict(&t.pairs));
         outln!("SPRT [{}, {}]: {verdict}", sprt.elo0, sprt.elo1);
     }
     outln!("illegal moves: {}", t.illegal.len());

@@ -6,7 +6,7 @@
 use indicatif::{ProgressBar, ProgressStyle};
 use quadrille_engine::Position;
 use quadrille_search::arena::{seat_cycle, won_drawn_lost, Match};
-use quadrille_search::stats::{llr_of_games, Sprt, Verdict};
+use quadrille_search::stats::{llr_of_games, Decision, Sprt, Verdict};
 use quadrille_search::{Contender, Elo, MatchReport};
 use std::sync::Mutex;
 
@@ -71,20 +71,21 @@ pub fn run(start: Position, s: &Settings) -> Result<(), String> {
         })
     };
     // Every game's points so far, for the running score and the test.
-    let scores = Mutex::new(Vec::new());
+    let scores = Mutex::new((Vec::new(), Decision::default()));
     let report = m.run(&|game| {
-        let Ok(mut sc) = scores.lock() else {
+        let Ok(mut guard) = scores.lock() else {
             return false;
         };
+        let (sc, decision) = &mut *guard;
         sc.push(game.points[0]);
-        let (won, drawn, lost) = won_drawn_lost(&sc);
+        let (won, drawn, lost) = won_drawn_lost(sc);
         let mut msg = format!(
             "score {:.2}/{} (+{won} ={drawn} -{lost})  Elo {}",
             sc.iter().sum::<f64>(),
             sc.len(),
-            Elo::from_scores(&sc).text()
+            Elo::from_scores(sc).text()
         );
-        let test = judge(&sc);
+        let test = judge(sc);
         if let Some((t, llr, _)) = test {
             let (lo, hi) = t.bounds();
             msg.push_str(&format!("  LLR {llr:.2} ({lo:.2}, {hi:.2})"));
@@ -96,16 +97,17 @@ pub fn run(start: Position, s: &Settings) -> Result<(), String> {
         }
         bar.set_message(msg);
         bar.inc(1);
-        test.is_none_or(|(_, _, verdict)| verdict == Verdict::Continue)
+        test.is_none_or(|(_, llr, verdict)| !decision.note(verdict, sc.len(), llr))
     });
     bar.finish_and_clear();
     table(&report)?;
     if let Some((t, llr, verdict)) = judge(&report.scores) {
+        let decision = scores.lock().map(|g| g.1).unwrap_or_default();
         outln!(
             "SPRT [{}, {}]: LLR {llr:.2}, {}",
             t.elo0,
             t.elo1,
-            verdict.describe()
+            decision.describe(verdict)
         );
     }
     Ok(())

@@ -174,6 +174,35 @@ impl Verdict {
     }
 }
 
+/// The first verdict of an SPRT whose games run several at once: the
+/// games still being played when it decided finish and count in the
+/// score, but cannot undo it (the test stopped there, as Stockfish's
+/// framework stops).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Decision(Option<(Verdict, usize, f64)>);
+
+impl Decision {
+    /// Notes the verdict after `games` games at log-likelihood ratio
+    /// `llr`; true once the test has decided (now or before).
+    pub fn note(&mut self, verdict: Verdict, games: usize, llr: f64) -> bool {
+        if self.0.is_none() && verdict != Verdict::Continue {
+            self.0 = Some((verdict, games, llr));
+        }
+        self.0.is_some()
+    }
+
+    /// The test's outcome for a match's last line: the decision and where
+    /// it was reached, or `last` (the verdict of every game) if none.
+    pub fn describe(&self, last: Verdict) -> String {
+        match self.0 {
+            Some((verdict, games, llr)) => {
+                format!("{} (LLR {llr:.2} after {games} games)", verdict.describe())
+            }
+            None => last.describe().to_string(),
+        }
+    }
+}
+
 impl Sprt {
     /// The test Stockfish's framework uses: alpha = beta = 0.05.
     pub fn new(elo0: f64, elo1: f64) -> Sprt {
@@ -214,6 +243,19 @@ impl Sprt {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_decision_stands_when_later_games_undo_it() {
+        let mut d = Decision::default();
+        assert!(!d.note(Verdict::Continue, 10, 1.0));
+        assert_eq!(d.describe(Verdict::Continue), Verdict::Continue.describe());
+        assert!(d.note(Verdict::H1, 314, 2.96));
+        // The games in flight then bring the ratio back below the bound.
+        assert!(d.note(Verdict::Continue, 316, 2.78));
+        let text = d.describe(Verdict::Continue);
+        assert!(text.starts_with(Verdict::H1.describe()), "{text}");
+        assert!(text.contains("LLR 2.96 after 314 games"), "{text}");
+    }
 
     #[test]
     fn expected_score_and_back() {

@@ -933,9 +933,19 @@ mod tests {
                 .best_move(&pos, &Limits::depth(8))
                 .nodes
         };
-        // From the defaults without chess's own late move pruning.
+        // From the defaults without chess's own late move pruning,
+        // singular extension, continuation and correction history and
+        // cut-node reductions.
         let mut plain = Options::default();
-        plain.params.set("lmp_depth", 0).unwrap();
+        for name in [
+            "lmp_depth",
+            "singular_depth",
+            "continuation",
+            "correction",
+            "lmr_cut_node",
+        ] {
+            plain.params.set(name, 0).unwrap();
+        }
         let base = nodes(plain);
         for setting in [
             "lmp_depth:8",
