@@ -18,7 +18,7 @@ test or build reads it. Chess positions only (`position fen`).
 import argparse
 from concurrent.futures import ThreadPoolExecutor
 
-from uci import Engine
+from uci import Engine, last_score
 
 MATE = 2000
 
@@ -39,16 +39,11 @@ def score(engine, fen, depth):
     """The last reported score of a `go depth` search, side to move's view."""
     engine.send("position fen " + fen)
     engine.send(f"go depth {depth}")
-    last = None
-    for line in engine.lines_until("bestmove"):
-        words = line.split()
-        if "score" in words:
-            kind, value = words[words.index("score") + 1 : words.index("score") + 3]
-            if kind == "cp":
-                last = int(value)
-            elif kind == "mate":
-                last = MATE if int(value) > 0 else -MATE
-    return last
+    found = last_score(engine.lines_until("bestmove"))
+    if found is None:
+        return None
+    kind, value = found
+    return value if kind == "cp" else (MATE if value > 0 else -MATE)
 
 
 def label(lines, program, depth):

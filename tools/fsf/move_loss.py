@@ -23,7 +23,7 @@ import collections
 import random
 from concurrent.futures import ThreadPoolExecutor
 
-from uci import Engine
+from uci import Engine, last_score
 
 MATE = 10000
 
@@ -44,14 +44,12 @@ def go(e, position, limit):
     e.send("ucinewgame")
     e.send("position " + position)
     e.send("go " + limit)
-    score = None
     lines = e.lines_until("bestmove")
-    for line in lines:
-        t = line.split()
-        if "score" in t:
-            i = t.index("score")
-            n = int(t[i + 2])
-            score = n if t[i + 1] == "cp" else (MATE - abs(n)) * (1 if n > 0 else -1)
+    found = last_score(lines)
+    score = None
+    if found is not None:
+        kind, n = found
+        score = n if kind == "cp" else (MATE - abs(n)) * (1 if n > 0 else -1)
     return lines[-1].split()[1], score
 
 

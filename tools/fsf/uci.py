@@ -4,6 +4,19 @@
 import subprocess
 
 
+def last_score(lines):
+    """The last `score` of a search's output lines, side to move's view:
+    ("cp", centipawns) or ("mate", moves, negative when mated); None if
+    there is none."""
+    found = None
+    for line in lines:
+        words = line.split()
+        if "score" in words:
+            i = words.index("score")
+            found = (words[i + 1], int(words[i + 2]))
+    return found
+
+
 class Engine:
     def __init__(self, argv):
         self.p = subprocess.Popen(
