@@ -933,18 +933,21 @@ mod tests {
                 .best_move(&pos, &Limits::depth(8))
                 .nodes
         };
-        // From the defaults without chess's own late move pruning,
-        // singular extension, continuation and correction history and
-        // cut-node reductions.
+        // From the table's defaults, without chess's own values (late move
+        // pruning, singular extension, continuation and correction history,
+        // cut-node reductions, pruning by the reduced depth, larger
+        // reductions).
         let mut plain = Options::default();
-        for name in [
-            "lmp_depth",
-            "singular_depth",
-            "continuation",
-            "correction",
-            "lmr_cut_node",
+        for (name, value) in [
+            ("lmp_depth", 0),
+            ("singular_depth", 0),
+            ("continuation", 0),
+            ("correction", 0),
+            ("lmr_cut_node", 0),
+            ("prune_lmr_depth", 0),
+            ("lmr_div", crate::params::Params::default().lmr_div),
         ] {
-            plain.params.set(name, 0).unwrap();
+            plain.params.set(name, value).unwrap();
         }
         let base = nodes(plain);
         for setting in [
