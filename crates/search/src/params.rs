@@ -251,6 +251,13 @@ impl Params {
         Ok(())
     }
 
+    /// These values, every one as the user's choice: a variant's own
+    /// values replace none of them (to search with the table alone).
+    pub fn chosen(mut self) -> Params {
+        self.explicit = u64::MAX;
+        self
+    }
+
     /// Sets a parameter; its index in [`Params::fields`].
     fn put(&mut self, name: &str, value: i32) -> Result<usize, String> {
         // Divisors must stay positive (a depth of 0 turns a pruning off).
@@ -324,6 +331,8 @@ mod tests {
         assert!(p.for_variant_text("lmp_dept = 8").is_err());
         assert!(p.for_variant_text("lmr_div = 0").is_err());
         assert_eq!(Params::default().for_variant("avon"), Params::default());
+        let chosen = Params::default().chosen();
+        assert_eq!(chosen.for_variant("chess"), chosen);
     }
 
     #[test]

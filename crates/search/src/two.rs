@@ -933,22 +933,11 @@ mod tests {
                 .best_move(&pos, &Limits::depth(8))
                 .nodes
         };
-        // From the table's defaults, without chess's own values (late move
-        // pruning, singular extension, continuation and correction history,
-        // cut-node reductions, pruning by the reduced depth, larger
-        // reductions).
-        let mut plain = Options::default();
-        for (name, value) in [
-            ("lmp_depth", 0),
-            ("singular_depth", 0),
-            ("continuation", 0),
-            ("correction", 0),
-            ("lmr_cut_node", 0),
-            ("prune_lmr_depth", 0),
-            ("lmr_div", crate::params::Params::default().lmr_div),
-        ] {
-            plain.params.set(name, value).unwrap();
-        }
+        // From the table's defaults, none of chess's own values.
+        let plain = Options {
+            params: crate::params::Params::default().chosen(),
+            ..Options::default()
+        };
         let base = nodes(plain);
         for setting in [
             "lmp_depth:8",
