@@ -49,6 +49,13 @@ pub struct Params {
     /// and the node is cut when even without it a move beats beta.
     pub singular_depth: i32,
     pub singular_margin: i32,
+    /// A singular table move is searched two plies deeper (off the
+    /// principal line) when the others fail this many centipawns below
+    /// the test's bound (0 off).
+    pub singular_double: i32,
+    /// Plies less for a table move the test finds not alone while its
+    /// stored score beats beta (Stockfish's negative extension; 0 off).
+    pub singular_negative: i32,
     /// History pruning: at depths up to `history_prune_depth`, a quiet
     /// move whose history is below `-history_prune * depth` is skipped.
     pub history_prune_depth: i32,
@@ -155,6 +162,8 @@ impl Default for Params {
             tt_eval: 0,
             singular_depth: 0,
             singular_margin: 2,
+            singular_double: 0,
+            singular_negative: 0,
             history_prune_depth: 0,
             history_prune: 2000,
             continuation: 0,
@@ -196,7 +205,7 @@ impl Params {
     }
 
     /// Every parameter by name (the field's), the one list that names them.
-    fn fields(&mut self) -> [(&'static str, &mut i32); 42] {
+    fn fields(&mut self) -> [(&'static str, &mut i32); 44] {
         [
             ("rfp_margin", &mut self.rfp_margin),
             ("rfp_depth", &mut self.rfp_depth),
@@ -217,6 +226,8 @@ impl Params {
             ("tt_eval", &mut self.tt_eval),
             ("singular_depth", &mut self.singular_depth),
             ("singular_margin", &mut self.singular_margin),
+            ("singular_double", &mut self.singular_double),
+            ("singular_negative", &mut self.singular_negative),
             ("history_prune_depth", &mut self.history_prune_depth),
             ("history_prune", &mut self.history_prune),
             ("continuation", &mut self.continuation),

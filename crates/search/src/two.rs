@@ -4,7 +4,8 @@
 //! extension, null-move pruning, late move reductions and pruning, reverse
 //! futility, futility and static-exchange pruning, and a quiescence search
 //! on captures that do not lose material by static exchange. Options the
-//! parameter table switches on: singular extension with multi-cut, history
+//! parameter table switches on: singular extension with multi-cut (and
+//! double and negative extensions of the table's move), history
 //! and continuation-history pruning, pruning by the depth after reduction,
 //! cut-node reductions, reductions of checks (all, or those losing the
 //! checking piece), the table's score as static score, nodes in check
@@ -36,10 +37,10 @@ pub(crate) struct Node {
 enum Singular {
     /// Not tried (no table move, too shallow, ...).
     Untested,
-    /// Tried: the table's move is not alone.
-    Tested,
-    /// The table's move is searched a ply deeper.
-    Extend,
+    /// Tried: the table's move is searched this many plies deeper (one,
+    /// two when far better than the rest, less than none when it is not
+    /// alone but the table expects it to beat beta, or none).
+    Extend(i32),
     /// Even without the table's move the node beats beta.
     Cut(i32),
     /// The search was stopped during the test.
@@ -373,16 +374,17 @@ impl Searcher {
         if table_move.is_none() && depth >= 6 {
             depth -= 1;
         }
-        let singular = match self.singular(pos, ply, depth, beta, node, (table_move, &probe)) {
-            Singular::Cut(s) => return s,
-            Singular::Stopped => return 0,
-            Singular::Untested => false,
-            tested => {
-                // The test searched this node again, in this ply's frame.
-                legality = self.generate(pos, ply, true);
-                tested == Singular::Extend
-            }
-        };
+        let singular_plies =
+            match self.singular(pos, ply, depth, (beta, pv_node), node, (table_move, &probe)) {
+                Singular::Cut(s) => return s,
+                Singular::Stopped => return 0,
+                Singular::Untested => 0,
+                Singular::Extend(plies) => {
+                    // The test searched this node again, in this ply's frame.
+                    legality = self.generate(pos, ply, true);
+                    plies
+                }
+            };
 
         self.order
             .score(pos, ply, table_move, &self.values, p.see_depth > 0);
@@ -500,8 +502,8 @@ impl Searcher {
             let safe = p.check_extension == 2
                 && self.may_extend(ply + 1)
                 && pos.see_at_least(m, &self.values, 0);
-            if singular && Some(m) == table_move {
-                d += 1;
+            if Some(m) == table_move {
+                d += singular_plies;
             }
             // `lmr_checks` 2: a check is reduced only when the checking
             // piece can be taken at a loss (judged before the move).
@@ -609,14 +611,17 @@ impl Searcher {
     /// Singular extension (Stockfish's step 14): is the table's move much
     /// better than every other move? A search of the node without it, at
     /// half the depth, against the stored score less a margin, says so
-    /// when it fails low; when it instead beats beta, several moves do and
-    /// the node is cut (multi-cut).
+    /// when it fails low (and two plies deeper off the principal line when
+    /// it fails far low, `singular_double`); when it instead beats beta,
+    /// several moves do and the node is cut (multi-cut); when the move is
+    /// not alone but its stored score beats beta, it is searched
+    /// `singular_negative` plies shallower.
     fn singular<const W: usize>(
         &mut self,
         pos: &mut Position<W>,
         ply: usize,
         depth: i32,
-        beta: i32,
+        (beta, node_pv): (i32, bool),
         node: Node,
         (table_move, probe): (Option<Move>, &Probe),
     ) -> Singular {
@@ -653,11 +658,17 @@ impl Searcher {
         if self.stopped {
             Singular::Stopped
         } else if s < singular_beta {
-            Singular::Extend
+            let double = p.singular_double > 0
+                && !node_pv
+                && s < singular_beta - p.singular_double
+                && self.may_extend(ply + 2);
+            Singular::Extend(1 + double as i32)
         } else if singular_beta >= beta {
             Singular::Cut(singular_beta)
+        } else if score >= beta {
+            Singular::Extend(-p.singular_negative)
         } else {
-            Singular::Tested
+            Singular::Extend(0)
         }
     }
 
@@ -938,7 +949,15 @@ mod tests {
             params: crate::params::Params::default().chosen(),
             ..Options::default()
         };
-        let base = nodes(plain);
+        // The plain search with the settings (comma-separated) applied.
+        let with = |settings: &str| {
+            let mut options = plain;
+            for s in settings.split(',').filter(|s| !s.is_empty()) {
+                options.params.apply(s).unwrap();
+            }
+            nodes(options)
+        };
+        let base = with("");
         for setting in [
             "lmp_depth:8",
             "lmr_cut_node:1",
@@ -962,11 +981,13 @@ mod tests {
             "bad_captures_last:1",
             "bad_captures_last:2",
         ] {
-            let mut options = plain;
-            for s in setting.split(',') {
-                options.params.apply(s).unwrap();
-            }
-            assert_ne!(nodes(options), base, "{setting} changed nothing");
+            assert_ne!(with(setting), base, "{setting} changed nothing");
+        }
+        // Refinements of an option, against that option alone.
+        let singular = with("singular_depth:4");
+        for refinement in ["singular_double:10", "singular_negative:1"] {
+            let refined = with(&format!("singular_depth:4,{refinement}"));
+            assert_ne!(refined, singular, "{refinement} changed nothing");
         }
     }
 
