@@ -621,7 +621,7 @@ impl Searcher {
         pos: &mut Position<W>,
         ply: usize,
         depth: i32,
-        (beta, node_pv): (i32, bool),
+        (beta, pv_node): (i32, bool),
         node: Node,
         (table_move, probe): (Option<Move>, &Probe),
     ) -> Singular {
@@ -659,7 +659,7 @@ impl Searcher {
             Singular::Stopped
         } else if s < singular_beta {
             let double = p.singular_double > 0
-                && !node_pv
+                && !pv_node
                 && s < singular_beta - p.singular_double
                 && self.may_extend(ply + 2);
             Singular::Extend(1 + double as i32)
