@@ -40,9 +40,16 @@ pub struct Params {
     /// Moves that give check are reduced like the others (0 no, 1 yes, 2
     /// only those whose piece can be taken at a loss by static exchange).
     pub lmr_checks: i32,
+    /// Plies of reduction more for quiet moves where the table's move is a
+    /// capture (Stockfish's `ttCapture`: the quiet ones rarely do better).
+    pub lmr_tt_capture: i32,
     /// Use the table's score, where its bound allows, as a better static
     /// score for the pruning decisions (0 off, 1 on).
     pub tt_eval: i32,
+    /// Razoring: a node not on the principal line whose static score lies
+    /// more than this many centipawns times depth² below alpha is judged by
+    /// quiescence, and left when that stays below alpha (0 off).
+    pub razor_margin: i32,
     /// Singular extension from this depth on (0 off): the table's move is
     /// searched a ply deeper when every other move fails low against its
     /// stored score minus `singular_margin` centipawns per ply of depth,
@@ -159,7 +166,9 @@ impl Default for Params {
             lmr_history_div: 8192,
             lmr_cut_node: 0,
             lmr_checks: 0,
+            lmr_tt_capture: 0,
             tt_eval: 0,
+            razor_margin: 0,
             singular_depth: 0,
             singular_margin: 2,
             singular_double: 0,
@@ -205,7 +214,7 @@ impl Params {
     }
 
     /// Every parameter by name (the field's), the one list that names them.
-    fn fields(&mut self) -> [(&'static str, &mut i32); 44] {
+    fn fields(&mut self) -> [(&'static str, &mut i32); 46] {
         [
             ("rfp_margin", &mut self.rfp_margin),
             ("rfp_depth", &mut self.rfp_depth),
@@ -223,7 +232,9 @@ impl Params {
             ("lmr_history_div", &mut self.lmr_history_div),
             ("lmr_cut_node", &mut self.lmr_cut_node),
             ("lmr_checks", &mut self.lmr_checks),
+            ("lmr_tt_capture", &mut self.lmr_tt_capture),
             ("tt_eval", &mut self.tt_eval),
+            ("razor_margin", &mut self.razor_margin),
             ("singular_depth", &mut self.singular_depth),
             ("singular_margin", &mut self.singular_margin),
             ("singular_double", &mut self.singular_double),

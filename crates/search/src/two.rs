@@ -283,6 +283,25 @@ impl Searcher {
         {
             return eval;
         }
+        // Razoring: far below alpha near the leaves, quiescence decides
+        // (not where the moves are already listed in this ply's frame,
+        // which quiescence would overwrite).
+        if p.razor_margin > 0
+            && !pv_node
+            && !in_check
+            && !listed_early
+            && excluded.is_none()
+            && !is_mate(alpha)
+            && eval < alpha - p.razor_margin * depth * depth
+        {
+            let s = self.quiescence(pos, alpha - 1, alpha, ply, 0);
+            if self.stopped {
+                return 0;
+            }
+            if s < alpha {
+                return s;
+            }
+        }
         let side = pos.army_to_move();
         self.sides[ply] = side;
         if self.options.null_move
@@ -388,6 +407,8 @@ impl Searcher {
 
         self.order
             .score(pos, ply, table_move, &self.values, p.see_depth > 0);
+        // Where the table's move captures, quiet moves are reduced more.
+        let tt_capture = table_move.is_some_and(|t| is_tactical(pos, t, &self.values));
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move: Option<Move> = None;
@@ -535,6 +556,7 @@ impl Searcher {
                     r = self.reduction(depth, i) - pv_node as i32
                         + !improving as i32
                         + p.lmr_cut_node * node.cut as i32
+                        + p.lmr_tt_capture * tt_capture as i32
                         - history / p.lmr_history_div;
                     r = r.clamp(0, (d - 1).max(0));
                 }
@@ -980,9 +1002,15 @@ mod tests {
             "probcut_margin:200",
             "bad_captures_last:1",
             "bad_captures_last:2",
+            "razor_margin:200",
         ] {
             assert_ne!(with(setting), base, "{setting} changed nothing");
         }
+        // On top of chess's own values (from this position the plain
+        // search never reduces below a capturing table move).
+        let mut tuned = Options::default();
+        tuned.params.apply("lmr_tt_capture:1").unwrap();
+        assert_ne!(nodes(tuned), nodes(Options::default()));
         // Refinements of an option, against that option alone.
         let singular = with("singular_depth:4");
         for refinement in ["singular_double:10", "singular_negative:1"] {
