@@ -407,8 +407,10 @@ impl Searcher {
 
         self.order
             .score(pos, ply, table_move, &self.values, p.see_depth > 0);
-        // Where the table's move captures, quiet moves are reduced more.
-        let tt_capture = table_move.is_some_and(|t| is_tactical(pos, t, &self.values));
+        // Where the table's move captures, quiet moves are reduced more
+        // (asked only where the option is on: every node passes here).
+        let tt_capture =
+            p.lmr_tt_capture > 0 && table_move.is_some_and(|t| is_tactical(pos, t, &self.values));
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move: Option<Move> = None;
