@@ -43,6 +43,10 @@ pub struct Params {
     /// Plies of reduction more for quiet moves where the table's move is a
     /// capture (Stockfish's `ttCapture`: the quiet ones rarely do better).
     pub lmr_tt_capture: i32,
+    /// Captures and promotions are reduced too where the node is expected
+    /// to fail high or even the victim's value leaves the static score
+    /// below alpha (Stockfish's; 0 off, 1 on).
+    pub lmr_captures: i32,
     /// Use the table's score, where its bound allows, as a better static
     /// score for the pruning decisions (0 off, 1 on).
     pub tt_eval: i32,
@@ -167,6 +171,7 @@ impl Default for Params {
             lmr_cut_node: 0,
             lmr_checks: 0,
             lmr_tt_capture: 0,
+            lmr_captures: 0,
             tt_eval: 0,
             razor_margin: 0,
             singular_depth: 0,
@@ -214,7 +219,7 @@ impl Params {
     }
 
     /// Every parameter by name (the field's), the one list that names them.
-    fn fields(&mut self) -> [(&'static str, &mut i32); 46] {
+    fn fields(&mut self) -> [(&'static str, &mut i32); 47] {
         [
             ("rfp_margin", &mut self.rfp_margin),
             ("rfp_depth", &mut self.rfp_depth),
@@ -233,6 +238,7 @@ impl Params {
             ("lmr_cut_node", &mut self.lmr_cut_node),
             ("lmr_checks", &mut self.lmr_checks),
             ("lmr_tt_capture", &mut self.lmr_tt_capture),
+            ("lmr_captures", &mut self.lmr_captures),
             ("tt_eval", &mut self.tt_eval),
             ("razor_margin", &mut self.razor_margin),
             ("singular_depth", &mut self.singular_depth),

@@ -17,7 +17,7 @@ use crate::ordering::{is_capture, is_tactical, losing_capture};
 use crate::score::{is_mate, DRAW, INFINITY, MATE};
 use crate::searcher::{Probe, RootMoves, Searcher, Step, MAX_PLY};
 use crate::tt::Bound;
-use quadrille_engine::{CheckingCells, Legality, Move, MoveKind, Position};
+use quadrille_engine::{Cell, CheckingCells, Legality, Move, MoveKind, Position};
 
 /// Quiet moves (and, apart, captures) remembered per node for the
 /// history malus.
@@ -506,9 +506,14 @@ impl Searcher {
             legal += 1;
             let killer = self.order.is_killer(ply, m);
             // `bad_captures_last` 2: a losing capture is reduced like a
-            // quiet move.
-            let reducible =
-                !tactical || (p.bad_captures_last >= 2 && self.order.frames[ply].is_bad_capture(k));
+            // quiet move; `lmr_captures`: any capture at a node expected to
+            // fail high, or one whose victim cannot lift the static score
+            // to alpha.
+            let reducible = !tactical
+                || (p.bad_captures_last >= 2 && self.order.frames[ply].is_bad_capture(k))
+                || (p.lmr_captures > 0
+                    && !guarded
+                    && (node.cut || static_eval + self.value_at(pos, m.to) <= alpha));
             let history = if tactical {
                 0
             } else {
@@ -558,7 +563,7 @@ impl Searcher {
                     r = self.reduction(depth, i) - pv_node as i32
                         + !improving as i32
                         + p.lmr_cut_node * node.cut as i32
-                        + p.lmr_tt_capture * tt_capture as i32
+                        + p.lmr_tt_capture * (tt_capture && !tactical) as i32
                         - history / p.lmr_history_div;
                     r = r.clamp(0, (d - 1).max(0));
                 }
@@ -620,6 +625,13 @@ impl Searcher {
             }
         }
         best
+    }
+
+    /// The value of the piece on `cell` (0 for none: an en passant
+    /// capture's victim stands elsewhere).
+    fn value_at<const W: usize>(&self, pos: &Position<W>, cell: Cell) -> i32 {
+        pos.piece_at(cell)
+            .map_or(0, |p| self.values[p.kind as usize])
     }
 
     /// The static score `raw` with the correction history's correction,
@@ -894,12 +906,8 @@ impl Searcher {
         for i in 0..n {
             let m = self.order.frames[ply].pick_judged(i, pos, &self.values);
             if !evasions && is_capture(pos, m) && m.promotion.is_none() {
-                let victim = pos
-                    .piece_at(m.to)
-                    .map_or(0, |p| self.values[p.kind as usize]);
-                let mover = pos
-                    .piece_at(m.from)
-                    .map_or(0, |p| self.values[p.kind as usize]);
+                let victim = self.value_at(pos, m.to);
+                let mover = self.value_at(pos, m.from);
                 // Delta pruning: even the whole victim is not enough.
                 if best + victim.max(100) + self.params.delta_margin <= alpha {
                     continue;
@@ -1005,6 +1013,7 @@ mod tests {
             "bad_captures_last:1",
             "bad_captures_last:2",
             "razor_margin:200",
+            "lmr_captures:1",
         ] {
             assert_ne!(with(setting), base, "{setting} changed nothing");
         }
