@@ -183,9 +183,8 @@ impl Searcher {
         for i in 0..n {
             let m = self.order.frames[ply].pick(i);
             if m.kind != MoveKind::DropOut && m.promotion.is_none() {
-                let value = |c| pos.piece_at(c).map_or(0, |p| self.values[p.kind as usize]);
                 let margin = self.params.bad_capture_margin;
-                let pair = (value(m.from), value(m.to));
+                let pair = (self.value_at(pos, m.from), self.value_at(pos, m.to));
                 if losing_capture(pos, m, pair, &self.values, false, margin) {
                     continue;
                 }

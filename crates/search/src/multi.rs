@@ -309,14 +309,9 @@ impl Searcher {
         for i in 0..n {
             let m = self.order.frames[ply].pick(i);
             if m.kind != MoveKind::DropOut && m.promotion.is_none() {
-                let victim = pos
-                    .piece_at(m.to)
-                    .map_or(0, |p| self.values[p.kind as usize]);
-                let mover = pos
-                    .piece_at(m.from)
-                    .map_or(0, |p| self.values[p.kind as usize]);
+                let pair = (self.value_at(pos, m.from), self.value_at(pos, m.to));
                 let margin = self.params.bad_capture_margin;
-                if losing_capture(pos, m, (mover, victim), &self.values, false, margin) {
+                if losing_capture(pos, m, pair, &self.values, false, margin) {
                     continue;
                 }
             }

@@ -10,7 +10,7 @@ use crate::params::Params;
 use crate::score::{self, from_table, to_table, DRAW, INFINITY, MATE};
 use crate::tt::{Bound, Table};
 use crate::weights::Weights;
-use quadrille_engine::{AtWidth, Move, MoveKind, Outcome, Position, Variant};
+use quadrille_engine::{AtWidth, Cell, Move, MoveKind, Outcome, Position, Variant};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -391,6 +391,13 @@ impl Searcher {
         self.eval
             .as_ref()
             .expect("built at the start of each search")
+    }
+
+    /// The value of the piece on `cell` (0 for none: an en passant
+    /// capture's victim stands elsewhere).
+    pub(crate) fn value_at<const W: usize>(&self, pos: &Position<W>, cell: Cell) -> i32 {
+        pos.piece_at(cell)
+            .map_or(0, |p| self.values[p.kind as usize])
     }
 
     /// The best move within the limits.

@@ -17,7 +17,7 @@ use crate::ordering::{is_capture, is_tactical, losing_capture};
 use crate::score::{is_mate, DRAW, INFINITY, MATE};
 use crate::searcher::{Probe, RootMoves, Searcher, Step, MAX_PLY};
 use crate::tt::Bound;
-use quadrille_engine::{Cell, CheckingCells, Legality, Move, MoveKind, Position};
+use quadrille_engine::{CheckingCells, Legality, Move, MoveKind, Position};
 
 /// Quiet moves (and, apart, captures) remembered per node for the
 /// history malus.
@@ -625,13 +625,6 @@ impl Searcher {
             }
         }
         best
-    }
-
-    /// The value of the piece on `cell` (0 for none: an en passant
-    /// capture's victim stands elsewhere).
-    fn value_at<const W: usize>(&self, pos: &Position<W>, cell: Cell) -> i32 {
-        pos.piece_at(cell)
-            .map_or(0, |p| self.values[p.kind as usize])
     }
 
     /// The static score `raw` with the correction history's correction,
