@@ -594,8 +594,29 @@ impl Eval {
                     .intersection(&hostile)
                     .len();
             s -= self.weights.tropism * near as i32;
+            if self.weights.storm != 0 {
+                s -= self.weights.storm * self.storm(pos, army, r);
+            }
         }
         s
+    }
+
+    /// Hostile pawns in front of `army`'s royal piece on `r` (on the span
+    /// its own pawn would have there): within three king steps, those
+    /// within two counted twice. Stockfish's pawn storm, made generic.
+    fn storm<const W: usize>(&self, pos: &Position<W>, army: u8, r: Cell) -> i32 {
+        let k = &self.know;
+        let v = &*self.variant;
+        let owner = k.owner(army, r);
+        let [near3, near2] = &k.front[owner * k.ncells + r as usize];
+        let mut pawns = CellSet::<W>::EMPTY;
+        for e in v.hostile_armies(army) {
+            for t in (0..k.ntypes).filter(|t| k.pawn_types >> t & 1 != 0) {
+                pawns = pawns.union(&pos.type_cells(e as u8, t as u8));
+            }
+        }
+        (pawns.intersection(&near3.to_width()).len() + pawns.intersection(&near2.to_width()).len())
+            as i32
     }
 
     /// Royal presence (Avon): each player in the game wants royal pieces of
@@ -766,11 +787,32 @@ mod tests {
             "hanging" => w.hanging = weight,
             "king_attack" => w.king_attack = weight,
             "king_danger" => w.king_danger = weight,
+            "storm" => w.storm = weight,
             _ => unreachable!(),
         }
         let on = Eval::with_weights(&v, Terms::default(), w);
         let p = Position::from_string(v, fen).unwrap();
         on.two_sided(&p) - off.two_sided(&p)
+    }
+
+    #[test]
+    fn a_pawn_storm_costs_more_as_it_comes_closer() {
+        // Black's g-pawn marches on White's King on g1 (`row`: the FEN of
+        // the pawn's `rank`); Black's King on e8 has no White pawn in front.
+        let storm = |rank: usize, row: &str| {
+            let mut rows = [
+                "rnbqkbnr", "pppppp1p", "8", "8", "8", "8", "PPPPPPPP", "RNBQ1RK1",
+            ];
+            rows[8 - rank] = row;
+            term("storm", &format!("{} w kq - 0 1", rows.join("/")), 10)
+        };
+        assert_eq!(storm(4, "1p6"), 0, "b4");
+        let far = storm(4, "6p1");
+        assert!(far < 0, "g4: {far}");
+        // Two king steps away it counts twice.
+        let near = storm(3, "6p1");
+        assert!(near < far, "g3: {near}, g4: {far}");
+        assert_eq!(storm(3, "7p"), near, "h3");
     }
 
     #[test]
@@ -957,23 +999,29 @@ mod tests {
     }
 
     #[test]
-    fn royal_danger_only_costs_and_sometimes_does_in_every_variant() {
-        // Random games of every variant, evaluated with the danger on and
-        // off: it only takes from an army's score, and it does somewhere.
+    fn royal_danger_and_storm_only_cost_and_sometimes_do_in_every_variant() {
+        only_costs_and_sometimes_does("king_danger", |w, x| w.king_danger = x, false);
+        only_costs_and_sometimes_does("storm", |w, x| w.storm = x, true);
+    }
+
+    /// Random games of every variant, evaluated with the term `set` sets on
+    /// and off: it only takes from an army's score, and it does somewhere
+    /// in every variant with royal pieces (and pawns, where it `needs_pawns`).
+    fn only_costs_and_sometimes_does(term: &str, set: fn(&mut Weights, i32), needs_pawns: bool) {
         let mut rng = fastrand::Rng::with_seed(5);
         for name in embedded::names() {
             let v = embedded::variant(name).unwrap();
             let mut w = Weights::for_variant(&v);
-            w.king_danger = 0;
+            set(&mut w, 0);
             let off = Eval::with_weights(&v, Terms::default(), w.clone());
-            w.king_danger = 100;
+            set(&mut w, 100);
             let on = Eval::with_weights(&v, Terms::default(), w);
             let mut costly = 0;
             for _ in 0..10 {
                 let mut pos = v.start();
                 for _ in 0..80 {
                     let (a, b) = (on.armies(&pos), off.armies(&pos));
-                    assert!(a.iter().zip(&b).all(|(a, b)| a <= b), "{name} {pos}");
+                    assert!(a.iter().zip(&b).all(|(a, b)| a <= b), "{term} {name} {pos}");
                     costly += (a != b) as usize;
                     let moves = pos.legal_moves();
                     if moves.is_empty() {
@@ -982,8 +1030,11 @@ mod tests {
                     pos.make(moves.as_slice()[rng.usize(..moves.len())]);
                 }
             }
-            let royal = v.rules.royal.is_some();
-            assert!(!royal || costly > 0, "{name}: no position with a cost");
+            let expected = v.rules.royal.is_some() && (!needs_pawns || on.know.pawn_types != 0);
+            assert!(
+                !expected || costly > 0,
+                "{term} {name}: no position with a cost"
+            );
         }
     }
 }

@@ -326,6 +326,7 @@ fn knobs(v: &Arc<Variant>, start: &Weights) -> Vec<Knob> {
     scalar!(hanging, 5);
     scalar!(king_attack, 2);
     scalar!(king_danger, 10);
+    scalar!(storm, 3);
     k
 }
 

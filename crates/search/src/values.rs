@@ -52,6 +52,11 @@ pub struct Knowledge {
     pub neighbours: Vec<CellSet>,
     /// Per cell: the cells two king steps away (and not one).
     pub second_ring: Vec<CellSet>,
+    /// `[player * ncells + cell]`: the cells in front of a royal piece
+    /// there, where a hostile pawn storms it: the span of the player's
+    /// first pawn type from the cell (see `passed_span`) within three king
+    /// steps, and within two.
+    pub front: Vec<[CellSet; 2]>,
     /// Per army: types that are royal (must be retained, or must stay home).
     pub royal_types: Vec<u32>,
     /// Types that promote (their value grows on the way) or are pawns.
@@ -198,11 +203,35 @@ impl Knowledge {
                     .collect()
             })
             .collect();
+        let distance = |a: usize, b: usize| {
+            let ((fa, ra), (fb, rb)) = (coords[a], coords[b]);
+            (fa - fb).abs().max((ra - rb).abs())
+        };
         let presence = v.rules.royal_presence.unwrap_or(0);
         let royal_types = (0..v.armies.len())
             .map(|a| v.rules.royal.as_ref().map_or(0, |r| r.must_retain[a]) | presence)
             .collect();
         let (pawn_slot, passed_span, pawn_attacks) = passed_spans(v, pawn_types);
+        let pawn_kinds = pawn_types.count_ones() as usize;
+        let front = (0..nplayers * ncells)
+            .map(|i| {
+                let (p, c) = (i / ncells, i % ncells);
+                let mut sets = [CellSet::EMPTY, CellSet::EMPTY];
+                if pawn_kinds == 0 {
+                    return sets;
+                }
+                // Slot 0: the player's first pawn type.
+                for b in passed_span[p * pawn_kinds * ncells + c].iter() {
+                    let d = distance(c, b as usize);
+                    for (set, reach) in sets.iter_mut().zip([3, 2]) {
+                        if d <= reach {
+                            set.insert(b);
+                        }
+                    }
+                }
+                sets
+            })
+            .collect();
         let mut k = Knowledge {
             ncells,
             ntypes,
@@ -218,9 +247,10 @@ impl Knowledge {
             owner,
             neighbours,
             second_ring,
+            front,
             royal_types,
             pawn_types,
-            pawn_kinds: pawn_types.count_ones() as usize,
+            pawn_kinds,
             pawn_slot,
             passed_span,
             pawn_attacks,

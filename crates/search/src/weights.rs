@@ -27,6 +27,9 @@
 //! king_danger = 80  # percent of the quadratic royal danger: attackers,
 //!                   # attacks and undefended cells near a royal piece, safe
 //!                   # checks, less without the hostile strongest piece
+//! storm = 10        # per hostile pawn in front of a royal piece (on the
+//!                   # span its own pawn would have there) within three
+//!                   # king steps, twice within two, in the middle game
 //! [values]          # centipawns per piece letter
 //! P = 100
 //! [pst]             # learnt piece-square tables (`tune --pst`): per piece
@@ -72,6 +75,7 @@ pub struct Weights {
     pub hanging: i32,
     pub king_attack: i32,
     pub king_danger: i32,
+    pub storm: i32,
     /// Piece values by letter; missing letters keep the derived value.
     /// (Last: a TOML table follows the plain values.)
     pub values: BTreeMap<String, i32>,
@@ -109,6 +113,7 @@ impl Default for Weights {
             hanging: 0,
             king_attack: 0,
             king_danger: 0,
+            storm: 0,
         }
     }
 }
