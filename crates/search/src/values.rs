@@ -53,9 +53,9 @@ pub struct Knowledge {
     /// Per cell: the cells two king steps away (and not one).
     pub second_ring: Vec<CellSet>,
     /// `[player * ncells + cell]`: the cells in front of a royal piece
-    /// there, where a hostile pawn storms it: the span of the player's
-    /// first pawn type from the cell (see `passed_span`) within three king
-    /// steps, and within two.
+    /// there, where a hostile pawn storms it: the span of the variant's
+    /// first pawn type from the cell, moved by the player (see
+    /// `passed_span`), within three king steps, and within two.
     pub front: Vec<[CellSet; 2]>,
     /// Per army: types that are royal (must be retained, or must stay home).
     pub royal_types: Vec<u32>,
@@ -220,7 +220,7 @@ impl Knowledge {
                 if pawn_kinds == 0 {
                     return sets;
                 }
-                // Slot 0: the player's first pawn type.
+                // Slot 0: the variant's first pawn type.
                 for b in passed_span[p * pawn_kinds * ncells + c].iter() {
                     let d = distance(c, b as usize);
                     for (set, reach) in sets.iter_mut().zip([3, 2]) {
