@@ -191,22 +191,18 @@ impl Knowledge {
         let coords: Vec<(i32, i32)> = (0..ncells)
             .map(|c| (g.file_of(c as Cell) as i32, g.rank_of(c as Cell) as i32))
             .collect();
-        let second_ring = coords
-            .iter()
-            .map(|&(f, r)| {
-                (0..ncells)
-                    .filter(|&b| {
-                        let (fb, rb) = coords[b];
-                        (f - fb).abs().max((r - rb).abs()) == 2
-                    })
-                    .map(|b| b as Cell)
-                    .collect()
-            })
-            .collect();
         let distance = |a: usize, b: usize| {
             let ((fa, ra), (fb, rb)) = (coords[a], coords[b]);
             (fa - fb).abs().max((ra - rb).abs())
         };
+        let second_ring = (0..ncells)
+            .map(|c| {
+                (0..ncells)
+                    .filter(|&b| distance(c, b) == 2)
+                    .map(|b| b as Cell)
+                    .collect()
+            })
+            .collect();
         let presence = v.rules.royal_presence.unwrap_or(0);
         let royal_types = (0..v.armies.len())
             .map(|a| v.rules.royal.as_ref().map_or(0, |r| r.must_retain[a]) | presence)
