@@ -35,6 +35,17 @@ pub enum TimeControl {
 }
 
 impl TimeControl {
+    /// Whether the moves depend on nothing but the position: under a node
+    /// or depth bound (and `own`, where the players' own bounds and an
+    /// external engine's depth 8 rule) a repeated opening replays the same
+    /// two games, which add no information to the score.
+    pub fn replays(&self) -> bool {
+        matches!(
+            self,
+            TimeControl::Own | TimeControl::Depth(_) | TimeControl::Nodes(_)
+        )
+    }
+
     /// `100ms` (or `movetime=100`), `10+0.1` (seconds + seconds), `own`,
     /// `depth=N`, `nodes=N`.
     pub fn parse(s: &str) -> Result<TimeControl, String> {
@@ -500,7 +511,16 @@ pub fn run(start: Position, s: &Settings) -> Result<(), String> {
             })
             .collect::<Result<_, _>>()?
     };
-    let pairs = s.games.div_ceil(2);
+    let mut pairs = s.games.div_ceil(2);
+    if s.tc.replays() && !s.openings.is_empty() && pairs > openings.len() {
+        // Counting a replayed game again would only narrow the interval.
+        pairs = openings.len();
+        outln!(
+            "the book has {pairs} openings and {:?} replays a game exactly: {} games at most (a larger book: `quadrille book --count`)",
+            s.tc,
+            2 * pairs
+        );
+    }
     outln!(
         "match {}: {} vs {}, {} pairs, {:?}, {} openings, {} at a time",
         v.name,

@@ -203,7 +203,10 @@ enum Command {
         /// Milliseconds a clock may run over before its flag falls.
         #[arg(long, default_value_t = 50)]
         margin: u64,
-        /// Seed for the order of the openings.
+        /// Seed for the order of the openings. Under `own`, `depth=N` or
+        /// `nodes=N` an opening replays the same games: a match plays each
+        /// opening once (two games) at most, and runs with other seeds on
+        /// the same book replay the same games; give each run its own book.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Only the final result, no running line per pair.

@@ -306,6 +306,38 @@ fn match_at_equal_nodes_does_not_depend_on_the_load() {
 }
 
 #[test]
+fn a_match_bound_by_nodes_plays_each_opening_once() {
+    // Under a node bound an opening played again replays its two games:
+    // a book of one opening gives one pair, however many games are asked.
+    let dir = std::env::temp_dir().join(format!("quadrille-once-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("book.txt");
+    std::fs::write(
+        &book,
+        "# one opening\nrnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n",
+    )
+    .unwrap();
+    let book = book.to_str().unwrap();
+    let args = [
+        "match", "chess", "--b", "search", "--games", "6", "--book", book,
+    ];
+    let out = quadrille(&[&args[..], &["--tc", "nodes=300"]].concat(), "");
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("2 games at most"), "{stdout}");
+    assert!(
+        stdout.contains("games 2:") && !stdout.contains("games 4:"),
+        "{stdout}"
+    );
+    // A clock does not replay: all the games asked for are played.
+    let out = quadrille(&[&args[..], &["--tc", "2ms"]].concat(), "");
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("games 6:"), "{stdout}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn match_with_a_clock_between_two_configurations() {
     let args = [
         "--b",
