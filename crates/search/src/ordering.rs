@@ -195,6 +195,9 @@ pub(crate) struct Ordering {
     pub use_capture_history: bool,
     /// Losing captures go after the quiet moves (set per search).
     pub bad_captures_last: bool,
+    /// A cutoff's history bonus per ply of depth (0: depth squared) and
+    /// its cap (set per search from `history_bonus` and `history_cap`).
+    pub history_bonus: (i32, i32),
     pub frames: Vec<Frame>,
 }
 
@@ -212,6 +215,7 @@ impl Ordering {
             pieces: 0,
             use_capture_history: false,
             bad_captures_last: false,
+            history_bonus: (0, 400),
             frames: (0..=max_ply).map(|_| Frame::new()).collect(),
         }
     }
@@ -419,7 +423,7 @@ impl Ordering {
         if !self.use_capture_history {
             return;
         }
-        let bonus = (depth * depth).min(400);
+        let bonus = self.bonus(depth);
         for (t, b) in m
             .iter()
             .map(|&m| (m, bonus))
@@ -455,11 +459,24 @@ impl Ordering {
         if self.history.is_empty() {
             return;
         }
-        let bonus = (depth * depth).min(400);
+        let bonus = self.bonus(depth);
         self.reward(pos, ply, m, bonus);
         for &q in tried {
             self.reward(pos, ply, q, -bonus);
         }
+    }
+
+    /// A cutoff at `depth`'s bonus (and the tried moves' malus): depth
+    /// squared, or linear in depth as Stockfish's where `history_bonus`
+    /// is set, which weighs the many shallow cutoffs more.
+    fn bonus(&self, depth: i32) -> i32 {
+        let (per_ply, cap) = self.history_bonus;
+        let b = if per_ply > 0 {
+            per_ply * depth
+        } else {
+            depth * depth
+        };
+        b.min(cap)
     }
 
     /// Moves every history entry of a quiet move by `bonus`.
@@ -485,6 +502,14 @@ impl Ordering {
 mod tests {
     use super::*;
     use quadrille_engine::embedded;
+
+    #[test]
+    fn the_history_bonus_is_depth_squared_or_linear_and_capped() {
+        let mut o = Ordering::new(4);
+        assert_eq!((o.bonus(3), o.bonus(30)), (9, 400));
+        o.history_bonus = (16, 96);
+        assert_eq!((o.bonus(1), o.bonus(3), o.bonus(10)), (16, 48, 96));
+    }
 
     #[test]
     fn captures_first_most_valuable_victim_first() {

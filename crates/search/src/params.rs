@@ -79,6 +79,12 @@ pub struct Params {
     /// less than this deep is skipped when its continuation history is
     /// below zero (0 off).
     pub continuation_prune: i32,
+    /// History bonus of a cutoff (and malus of the quiet moves tried
+    /// before it) per ply of depth (0: depth squared, which gives shallow
+    /// cutoffs little weight), at most `history_cap` (a bonus of 512 would
+    /// set a score to its bound at once).
+    pub history_bonus: i32,
+    pub history_cap: i32,
     /// Futility and static-exchange pruning of quiet moves judge by the
     /// depth left after the move's late move reduction (0 no, 1 yes).
     pub prune_lmr_depth: i32,
@@ -182,6 +188,8 @@ impl Default for Params {
             history_prune: 2000,
             continuation: 0,
             continuation_prune: 0,
+            history_bonus: 0,
+            history_cap: 400,
             prune_lmr_depth: 0,
             delta_margin: 200,
             bad_capture_margin: 50,
@@ -219,7 +227,7 @@ impl Params {
     }
 
     /// Every parameter by name (the field's), the one list that names them.
-    fn fields(&mut self) -> [(&'static str, &mut i32); 47] {
+    fn fields(&mut self) -> [(&'static str, &mut i32); 49] {
         [
             ("rfp_margin", &mut self.rfp_margin),
             ("rfp_depth", &mut self.rfp_depth),
@@ -249,6 +257,8 @@ impl Params {
             ("history_prune", &mut self.history_prune),
             ("continuation", &mut self.continuation),
             ("continuation_prune", &mut self.continuation_prune),
+            ("history_bonus", &mut self.history_bonus),
+            ("history_cap", &mut self.history_cap),
             ("prune_lmr_depth", &mut self.prune_lmr_depth),
             ("delta_margin", &mut self.delta_margin),
             ("bad_capture_margin", &mut self.bad_capture_margin),
@@ -291,6 +301,12 @@ impl Params {
         // Divisors must stay positive (a depth of 0 turns a pruning off).
         if value < 1 && name.ends_with("_div") {
             return Err(format!("search parameter `{name}` must be at least 1"));
+        }
+        // A bonus beyond 512 would overshoot the history's bound.
+        if matches!(name, "history_bonus" | "history_cap") && !(0..=512).contains(&value) {
+            return Err(format!(
+                "search parameter `{name}` must be within 0 ..= 512"
+            ));
         }
         let (i, (_, field)) = self
             .fields()
@@ -341,6 +357,7 @@ mod tests {
         assert_eq!(p.lmp_base, 5);
         assert!(p.set("lmr_div", 0).is_err());
         assert!(p.set("nonsense", 1).is_err());
+        assert!(p.set("history_cap", 513).is_err());
         p.apply("rfp_margin:70").unwrap();
         assert_eq!(p.rfp_margin, 70);
         assert!(p.apply("rfp_margin=70").is_err());

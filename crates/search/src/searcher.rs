@@ -365,6 +365,7 @@ impl Searcher {
         }
         self.order.use_capture_history = params.capture_history > 0;
         self.order.bad_captures_last = params.bad_captures_last > 0;
+        self.order.history_bonus = (params.history_bonus, params.history_cap);
         let continuation = params.continuation > 0;
         if continuation != self.order.use_continuation {
             self.order.use_continuation = continuation;
