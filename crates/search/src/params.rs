@@ -22,6 +22,10 @@ pub struct Params {
     pub lmp_depth: i32,
     /// Late move pruning spares moves that give check (0 no, 1 yes).
     pub lmp_checks: i32,
+    /// Futility, history and continuation pruning spare quiet moves that
+    /// give check (0 no, 1 yes; Stockfish's futility never prunes a check,
+    /// which can mate the side that seemed far ahead).
+    pub spare_checks: i32,
     /// Null move: reduction `null_base + depth / null_depth_div`, plus
     /// one per `null_eval_div` centipawns above beta (at most 3).
     pub null_base: i32,
@@ -168,6 +172,7 @@ impl Default for Params {
             lmp_base: 3,
             lmp_depth: 0,
             lmp_checks: 0,
+            spare_checks: 0,
             null_base: 3,
             null_depth_div: 3,
             null_eval_div: 200,
@@ -227,7 +232,7 @@ impl Params {
     }
 
     /// Every parameter by name (the field's), the one list that names them.
-    fn fields(&mut self) -> [(&'static str, &mut i32); 49] {
+    fn fields(&mut self) -> [(&'static str, &mut i32); 50] {
         [
             ("rfp_margin", &mut self.rfp_margin),
             ("rfp_depth", &mut self.rfp_depth),
@@ -237,6 +242,7 @@ impl Params {
             ("lmp_base", &mut self.lmp_base),
             ("lmp_depth", &mut self.lmp_depth),
             ("lmp_checks", &mut self.lmp_checks),
+            ("spare_checks", &mut self.spare_checks),
             ("null_base", &mut self.null_base),
             ("null_depth_div", &mut self.null_depth_div),
             ("null_eval_div", &mut self.null_eval_div),

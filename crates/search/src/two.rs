@@ -458,27 +458,22 @@ impl Searcher {
                 depth
             };
             // Continuation pruning: a quiet move that has failed after the
-            // same moves just before.
+            // same moves just before; history pruning: one that has failed
+            // here again and again; futility: a quiet move cannot lift a
+            // hopeless frontier node. With `spare_checks`, none of them
+            // skips a check (asked last: it costs the most).
             if quiet_prunable
-                && prune_depth < p.continuation_prune
-                && self.order.continuation_bad(pos, ply, m)
-                && !self.order.is_killer(ply, m)
-            {
-                continue;
-            }
-            // History pruning: a quiet move that has failed here again and
-            // again.
-            if quiet_prunable
-                && depth <= p.history_prune_depth
-                && self.order.quiet_score(pos, ply, m) < -p.history_prune * depth
-                && !self.order.is_killer(ply, m)
-            {
-                continue;
-            }
-            // Futility: a quiet move cannot lift a hopeless frontier node.
-            if quiet_prunable
-                && prune_depth <= p.futility_depth
-                && static_eval + p.futility_base + p.futility_margin * prune_depth <= alpha
+                && ((prune_depth < p.continuation_prune
+                    && self.order.continuation_bad(pos, ply, m)
+                    && !self.order.is_killer(ply, m))
+                    || (depth <= p.history_prune_depth
+                        && self.order.quiet_score(pos, ply, m) < -p.history_prune * depth
+                        && !self.order.is_killer(ply, m))
+                    || (prune_depth <= p.futility_depth
+                        && static_eval + p.futility_base + p.futility_margin * prune_depth
+                            <= alpha))
+                && (p.spare_checks == 0
+                    || !self.gives_check(pos, ply, legality.as_ref(), &mut check_cells, m))
             {
                 continue;
             }

@@ -73,13 +73,18 @@ fn check_mate_in_two(variant: &str, fen: &str) {
 }
 
 fn check_mate_in_two_with(options: Options, variant: &str, fen: &str) {
+    check_mate_in_two_at(options, variant, fen, 5);
+}
+
+/// A mate in two found by a search of `depth` plies.
+fn check_mate_in_two_at(options: Options, variant: &str, fen: &str, depth: u32) {
     let v = embedded::variant(variant).unwrap();
     let mut pos = Position::from_string(v, fen).unwrap();
     assert!(
         mates_in_one(&mut pos).is_empty(),
         "{variant} {fen}: already a mate in one"
     );
-    let (m, s) = search_with(options, &pos, 5);
+    let (m, s) = search_with(options, &pos, depth);
     assert_eq!(score::mate_moves(s), Some(2), "{variant} {fen}: score {s}");
     assert!(
         forces_mate_in_two(&mut pos, m),
@@ -116,6 +121,22 @@ fn chess_mate_in_two() {
     );
     // Two rooks: a ladder along the edge.
     check_mate_in_two("chess", "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1");
+}
+
+#[test]
+fn a_queen_sacrifice_that_mates_is_not_pruned() {
+    // Win at Chess 1: 1. Qg6 (the pawn may take it) and 2. Qh7#, or
+    // 2. Nxg6# after 1... fxg6. The mating replies are quiet checks at
+    // nodes where White, a queen down, looks hopeless: futility pruning
+    // skipped them until it spared checks (`spare_checks`): before, not
+    // even twelve plies found the mate; now six do (at five, late move
+    // pruning, which in chess still skips late checks, hides it).
+    check_mate_in_two_at(
+        Options::default(),
+        "chess",
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+        6,
+    );
 }
 
 #[test]
