@@ -459,16 +459,16 @@ impl Searcher {
             };
             // Continuation pruning: a quiet move that has failed after the
             // same moves just before; history pruning: one that has failed
-            // here again and again; futility: a quiet move cannot lift a
-            // hopeless frontier node. With `spare_checks`, none of them
-            // skips a check (asked last: it costs the most).
+            // here again and again (neither a killer); futility: a quiet
+            // move cannot lift a hopeless frontier node. With
+            // `spare_checks`, none of them skips a check (asked last: it
+            // costs the most).
             if quiet_prunable
-                && ((prune_depth < p.continuation_prune
-                    && self.order.continuation_bad(pos, ply, m)
-                    && !self.order.is_killer(ply, m))
+                && ((((prune_depth < p.continuation_prune
+                    && self.order.continuation_bad(pos, ply, m))
                     || (depth <= p.history_prune_depth
-                        && self.order.quiet_score(pos, ply, m) < -p.history_prune * depth
-                        && !self.order.is_killer(ply, m))
+                        && self.order.quiet_score(pos, ply, m) < -p.history_prune * depth))
+                    && !self.order.is_killer(ply, m))
                     || (prune_depth <= p.futility_depth
                         && static_eval + p.futility_base + p.futility_margin * prune_depth
                             <= alpha))
