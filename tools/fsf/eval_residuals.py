@@ -82,8 +82,8 @@ def main():
     ap.add_argument("--min-pieces", type=int, default=10,
                     help="Knights, Bishops, Rooks and Queens on the board at least (the middle game)")
     args = ap.parse_args()
-    fsf, ours = Engine([args.fsf]), Engine([args.quadrille, "uci"])
-    fsf.ask(["setoption name Use NNUE value false"], "readyok")
+    fsf = Engine.start([args.fsf], [("Use NNUE", "false")])
+    ours = Engine([args.quadrille, "uci"])
     rows = []
     for line in open(args.record):
         cells = line.rstrip("\n").split("\t")

@@ -25,14 +25,7 @@ MATE = 2000
 
 def start(program):
     """One FSF process kept running: classical evaluation, small table."""
-    engine = Engine([program])
-    engine.send("uci")
-    engine.until("uciok")
-    engine.send("setoption name Use NNUE value false")
-    engine.send("setoption name Hash value 16")
-    engine.send("isready")
-    engine.until("readyok")
-    return engine
+    return Engine.start([program], [("Use NNUE", "false"), ("Hash", "16")])
 
 
 def score(engine, fen, depth):

@@ -28,16 +28,6 @@ from uci import Engine, last_score
 MATE = 10000
 
 
-def start(argv, options):
-    e = Engine(argv)
-    e.send("uci")
-    e.until("uciok")
-    for name, value in options:
-        e.send(f"setoption name {name} value {value}")
-    e.ask([], "readyok")
-    return e
-
-
 def go(e, position, limit):
     """The best move and the last score (centipawns, side to move) of a
     fresh search of `position` (a UCI `position` argument)."""
@@ -61,8 +51,8 @@ def positions(path, count, seed, min_pieces):
 
 
 def worker(args, fens):
-    fsf = start([args.fsf], [("Use NNUE", "false"), ("Threads", 1), ("Hash", 64)])
-    ours = start([args.quadrille, "uci"], [("Hash", 64)])
+    fsf = Engine.start([args.fsf], [("Use NNUE", "false"), ("Threads", 1), ("Hash", 64)])
+    ours = Engine.start([args.quadrille, "uci"], [("Hash", 64)])
     rows = []
     for fen in fens:
         moves = {"fsf": go(fsf, "fen " + fen, f"nodes {args.nodes}")[0]}

@@ -56,13 +56,8 @@ def main():
     ap.add_argument("--misses", action="store_true", help="list the positions missed")
     args = ap.parse_args()
 
-    engine = Engine(shlex.split(args.engine))
-    engine.send("uci")
-    engine.until("uciok")
-    for option in args.option:
-        name, value = option.split("=", 1)
-        engine.send(f"setoption name {name} value {value}")
-    engine.ask([], "readyok")
+    options = [option.split("=", 1) for option in args.option]
+    engine = Engine.start(shlex.split(args.engine), options)
 
     points, counts = collections.Counter(), collections.Counter()
     for line in open(args.suite):

@@ -23,6 +23,18 @@ class Engine:
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
         )
 
+    @classmethod
+    def start(cls, argv, options=()):
+        """A program started and made ready: `uci`, then each option as
+        (name, value), then `isready`."""
+        engine = cls(argv)
+        engine.send("uci")
+        engine.until("uciok")
+        for name, value in options:
+            engine.send(f"setoption name {name} value {value}")
+        engine.ask([], "readyok")
+        return engine
+
     def send(self, line):
         self.p.stdin.write(line + "\n")
         self.p.stdin.flush()

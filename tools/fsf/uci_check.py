@@ -44,9 +44,7 @@ def main():
     args = ap.parse_args()
     pyffish.load_variant_config(open(INI).read())
     rng = random.Random(args.seed)
-    eng = Engine([BIN, "uci"])
-    eng.send("uci")
-    eng.until("uciok")
+    eng = Engine.start([BIN, "uci"])
     games = checked = illegal = 0
     for variant in VARIANTS:
         eng.send("setoption name UCI_Variant value " + variant)

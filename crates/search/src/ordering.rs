@@ -20,8 +20,13 @@ const BAD_CAPTURE_LAST: i32 = -1_000_000_000;
 /// How far either way from its band's start a losing capture's score may
 /// lie (its order within the band).
 const BAD_BAND: i32 = 100_000_000;
+/// The largest history bonus: [`Ordering::nudge`] moves a score by 32
+/// times the bonus, less the score's share `bonus / MAX_BONUS`, so scores
+/// settle within [`HISTORY_MAX`] and this bonus sets one to its bound at
+/// once.
+pub(crate) const MAX_BONUS: i32 = 512;
 /// History scores stay within plus or minus this.
-const HISTORY_MAX: i32 = 1 << 14;
+const HISTORY_MAX: i32 = 32 * MAX_BONUS;
 /// Continuation history is left out where its table would pass this many
 /// entries (piece types times cells, squared).
 const CONTINUATION_MAX: usize = 1 << 22;
@@ -493,7 +498,7 @@ impl Ordering {
     /// Moves a history score toward the bonus's sign, slower as it nears the
     /// bound.
     fn nudge(h: &mut i32, bonus: i32) {
-        *h += 32 * bonus - *h * bonus.abs() / 512;
+        *h += 32 * bonus - *h * bonus.abs() / MAX_BONUS;
         *h = (*h).clamp(-HISTORY_MAX, HISTORY_MAX);
     }
 }

@@ -2,6 +2,8 @@
 //! can vary them (`search:tune=name:value` in `quadrille match` and
 //! `selfplay`) and docs/performance.md can say which values were measured.
 
+use crate::ordering::MAX_BONUS;
+
 /// The search's tunable numbers. [`Params::default`] is the engine as
 /// shipped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,8 +87,8 @@ pub struct Params {
     pub continuation_prune: i32,
     /// History bonus of a cutoff (and malus of the quiet moves tried
     /// before it) per ply of depth (0: depth squared, which gives shallow
-    /// cutoffs little weight), at most `history_cap` (a bonus of 512 would
-    /// set a score to its bound at once).
+    /// cutoffs little weight), at most `history_cap` (at most
+    /// [`MAX_BONUS`], which sets a score to its bound at once).
     pub history_bonus: i32,
     pub history_cap: i32,
     /// Futility and static-exchange pruning of quiet moves judge by the
@@ -308,10 +310,10 @@ impl Params {
         if value < 1 && name.ends_with("_div") {
             return Err(format!("search parameter `{name}` must be at least 1"));
         }
-        // A bonus beyond 512 would overshoot the history's bound.
-        if matches!(name, "history_bonus" | "history_cap") && !(0..=512).contains(&value) {
+        // A larger bonus would overshoot the history's bound.
+        if matches!(name, "history_bonus" | "history_cap") && !(0..=MAX_BONUS).contains(&value) {
             return Err(format!(
-                "search parameter `{name}` must be within 0 ..= 512"
+                "search parameter `{name}` must be within 0 ..= {MAX_BONUS}"
             ));
         }
         let (i, (_, field)) = self

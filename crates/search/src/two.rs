@@ -959,11 +959,12 @@ mod tests {
             "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
         )
         .unwrap();
-        let nodes = |options: Options| {
+        let nodes_at = |options: Options, depth: u32| {
             Searcher::new(options)
-                .best_move(&pos, &Limits::depth(8))
+                .best_move(&pos, &Limits::depth(depth))
                 .nodes
         };
+        let nodes = |options: Options| nodes_at(options, 8);
         // From the table's defaults, none of chess's own values.
         let plain = Options {
             params: crate::params::Params::default().chosen(),
@@ -1006,10 +1007,11 @@ mod tests {
             assert_ne!(with(setting), base, "{setting} changed nothing");
         }
         // On top of chess's own values (from this position the plain
-        // search never reduces below a capturing table move).
+        // search never reduces below a capturing table move, and chess's
+        // own first does at depth 10).
         let mut tuned = Options::default();
         tuned.params.apply("lmr_tt_capture:1").unwrap();
-        assert_ne!(nodes(tuned), nodes(Options::default()));
+        assert_ne!(nodes_at(tuned, 10), nodes_at(Options::default(), 10));
         // Refinements of an option, against that option alone.
         let singular = with("singular_depth:4");
         for refinement in ["singular_double:10", "singular_negative:1"] {
