@@ -1,5 +1,5 @@
 """A UCI program kept running, for the scripts beside this one
-(`uci_check.py`, `label.py`, `eval_residuals.py`, `move_loss.py`)."""
+(`uci_check.py`, `label.py`, `eval_residuals.py`, `move_loss.py`, `suite.py`)."""
 
 import subprocess
 
