@@ -68,6 +68,28 @@ impl Searcher {
         s + self.noise_at(key)
     }
 
+    /// Has quiet move `m` failed here before? After the same moves just
+    /// before (continuation pruning, judged by `prune_depth`, the depth
+    /// after reduction), or again and again at this ply (history pruning,
+    /// judged by the full `depth`). A killer is spared either way.
+    fn failed_before<const W: usize>(
+        &self,
+        pos: &Position<W>,
+        ply: usize,
+        m: Move,
+        depth: i32,
+        prune_depth: i32,
+    ) -> bool {
+        let p = &self.params;
+        let continuation =
+            prune_depth < p.continuation_prune && self.order.continuation_bad(pos, ply, m);
+        let history = || {
+            depth <= p.history_prune_depth
+                && self.order.quiet_score(pos, ply, m) < -p.history_prune * depth
+        };
+        (continuation || history()) && !self.order.is_killer(ply, m)
+    }
+
     /// May a node `ply` plies below the root be extended? Within twice the
     /// iteration's depth only.
     #[inline]
@@ -457,25 +479,19 @@ impl Searcher {
             } else {
                 depth
             };
-            // Continuation pruning: a quiet move that has failed after the
-            // same moves just before; history pruning: one that has failed
-            // here again and again (neither a killer); futility: a quiet
-            // move cannot lift a hopeless frontier node. With
-            // `spare_checks`, none of them skips a check (asked last: it
-            // costs the most).
-            if quiet_prunable
-                && ((((prune_depth < p.continuation_prune
-                    && self.order.continuation_bad(pos, ply, m))
-                    || (depth <= p.history_prune_depth
-                        && self.order.quiet_score(pos, ply, m) < -p.history_prune * depth))
-                    && !self.order.is_killer(ply, m))
-                    || (prune_depth <= p.futility_depth
-                        && static_eval + p.futility_base + p.futility_margin * prune_depth
-                            <= alpha))
-                && (p.spare_checks == 0
-                    || !self.gives_check(pos, ply, legality.as_ref(), &mut check_cells, m))
-            {
-                continue;
+            // Futility: a quiet move cannot lift a hopeless frontier node;
+            // continuation and history pruning: nor is one worth a look that
+            // has failed here before. With `spare_checks`, none of them
+            // skips a check (asked last: it costs the most).
+            if quiet_prunable {
+                let hopeless = prune_depth <= p.futility_depth
+                    && static_eval + p.futility_base + p.futility_margin * prune_depth <= alpha;
+                if (hopeless || self.failed_before(pos, ply, m, depth, prune_depth))
+                    && (p.spare_checks == 0
+                        || !self.gives_check(pos, ply, legality.as_ref(), &mut check_cells, m))
+                {
+                    continue;
+                }
             }
             // Static exchange pruning: near the leaves, a move that loses
             // more material on its cell than the depth can win back.
