@@ -16,6 +16,10 @@ test or build reads it.
 
     tools/fsf/suite.py sts.epd --engine "target/release/quadrille uci" --go "nodes 60000"
     tools/fsf/suite.py sts.epd --engine /tmp/fsf/fsf --option "Use NNUE=false" --go "nodes 60000"
+    tools/fsf/suite.py sts.epd --engine "target/release/quadrille uci" --option Weights=w.toml
+
+(`Weights`: a weights file of `quadrille tune`'s format, to score a
+variant of the evaluation before a match measures it.)
 """
 
 import argparse

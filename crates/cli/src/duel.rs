@@ -125,7 +125,7 @@ impl PlayerSpec {
                 for item in settings.split(',').filter(|s| !s.is_empty()) {
                     match item.strip_prefix("weights=") {
                         Some(path) => {
-                            let w = crate::tune::read_weights(path, v)
+                            let w = quadrille_protocol::weights_file::read(path, v)
                                 .map_err(|e| format!("`{spec}`: {e}"))?;
                             weights = Some(Box::new(w));
                         }

@@ -3,6 +3,7 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use quadrille_engine::Variant;
+use quadrille_protocol::weights_file;
 use quadrille_search::tune::{self, Plan, PstPlan, Sample};
 use quadrille_search::{Eval, Terms, Weights};
 use std::io::Write;
@@ -29,18 +30,6 @@ pub struct Run {
     pub result_share: f64,
     /// Fit the piece-square tables, with these settings.
     pub pst: Option<PstPlan>,
-}
-
-/// Reads a weights file (as `tune` writes it) for variant `v`: weights
-/// that do not fit it are refused (the evaluation would quietly fall back
-/// to the derived ones).
-pub fn read_weights(path: &str, v: &Variant) -> Result<Weights, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let w = Weights::from_toml(&text).map_err(|e| format!("{path}: {e}"))?;
-    if !w.fits(v) {
-        return Err(format!("{path}: these weights do not fit {}", v.name));
-    }
-    Ok(w)
 }
 
 /// Calls `read` on every non-empty line of the files (comma-separated
@@ -150,7 +139,7 @@ pub fn run(v: &Arc<Variant>, run: &Run) -> Result<(), String> {
         save(path, &data)?;
     }
     let (start, from) = match &run.start {
-        Some(path) => (read_weights(path, v)?, format!(" --start {path}")),
+        Some(path) => (weights_file::read(path, v)?, format!(" --start {path}")),
         None if run.fresh => (Weights::default(), " --fresh".to_string()),
         None => (Weights::for_variant(v), String::new()),
     };

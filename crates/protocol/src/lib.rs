@@ -17,6 +17,7 @@ mod output;
 mod thinker;
 pub mod uci;
 pub mod uci_client;
+pub mod weights_file;
 pub mod xboard;
 pub mod xboard_board;
 

@@ -143,6 +143,7 @@ where
         self.say("option name Clear Hash type button")?;
         self.say("option name NullMove type check default true")?;
         self.say("option name LateMoveReductions type check default true")?;
+        self.say("option name Weights type string default <empty>")?;
         self.say("uciok")
     }
 
@@ -185,6 +186,18 @@ where
             "clear hash" => self.thinker.with(|s| s.clear()),
             "nullmove" => self.options.null_move = flag(value)?,
             "latemovereductions" => self.options.lmr = flag(value)?,
+            // A weights file for the evaluation (`<empty>`: the variant's
+            // own); refused when it does not fit the current variant.
+            "weights" => {
+                let weights = match value {
+                    "" | "<empty>" => None,
+                    path => Some(
+                        crate::weights_file::read(path, &self.variant)
+                            .map_err(|e| format!("setoption Weights: {e}"))?,
+                    ),
+                };
+                self.thinker.with(|s| s.set_weights(weights));
+            }
             _ => return Err(format!("setoption: unknown option `{name}`")),
         }
         let options = self.options;

@@ -123,6 +123,40 @@ fn eval_prints_the_static_score_from_the_side_to_move() {
 }
 
 #[test]
+fn a_weights_file_changes_the_evaluation_and_a_bad_one_is_refused() {
+    let dir = std::env::temp_dir();
+    let id = std::process::id();
+    // White a pawn up, its Pawn worth five times more by the file.
+    let heavy = dir.join(format!("quadrille-uci-heavy-{id}.toml"));
+    std::fs::write(&heavy, "[values]\nP = 500\n").unwrap();
+    // A letter chess does not have.
+    let alien = dir.join(format!("quadrille-uci-alien-{id}.toml"));
+    std::fs::write(&alien, "[values]\nZ = 500\n").unwrap();
+    let fen = "rnbqkbnr/ppppppp1/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let lines = session(&format!(
+        "position fen {fen}\neval\n\
+         setoption name Weights value {}\neval\n\
+         setoption name Weights value {}\n\
+         setoption name Weights value /no/such/weights.toml\neval\n\
+         setoption name Weights value <empty>\neval\n",
+        heavy.display(),
+        alien.display()
+    ));
+    std::fs::remove_file(&heavy).unwrap();
+    std::fs::remove_file(&alien).unwrap();
+    let evals = static_eval(&lines);
+    assert_eq!(evals.len(), 4, "{lines:?}");
+    assert!(evals[1] > evals[0] + 2.0, "{evals:?}");
+    // The refused files leave the last good weights in place.
+    assert_eq!(evals[2], evals[1], "{evals:?}");
+    assert_eq!(evals[3], evals[0], "{evals:?}");
+    let errs = errors(&lines);
+    assert_eq!(errs.len(), 2, "{errs:#?}");
+    assert!(errs[0].contains("do not fit chess"), "{}", errs[0]);
+    assert!(errs[1].contains("/no/such/weights.toml"), "{}", errs[1]);
+}
+
+#[test]
 fn malformed_commands_get_errors_and_change_nothing() {
     let script = "\
 uci

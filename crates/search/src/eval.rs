@@ -5,7 +5,7 @@
 
 use crate::values::Knowledge;
 use crate::weights::Weights;
-use quadrille_engine::variant::MAX_ARMIES;
+use quadrille_engine::variant::{PieceType, MAX_ARMIES};
 use quadrille_engine::{Cell, CellSet, Position, Variant};
 use std::any::Any;
 use std::cell::RefCell;
@@ -254,7 +254,8 @@ impl Eval {
             || w.pawn_threat != 0
             || w.hanging != 0
             || w.king_attack != 0
-            || w.king_danger != 0;
+            || w.king_danger != 0
+            || w.passed_king != 0;
         let mut map = AttackMap::<W>::new();
         // Each army's pieces other than pawns, for the safety of royal ones.
         let mut officers = [CellSet::<W>::EMPTY; MAX_ARMIES];
@@ -483,6 +484,9 @@ impl Eval {
                 .is_empty()
             {
                 score[a] += w.passed * k.promotion(owner, t, c) * (512 - phase) / (256 * 100);
+                if w.passed_king != 0 {
+                    score[a] += self.royal_race(pos, army, owner, t, c) * (256 - phase) / 256;
+                }
             }
         }
         // Threats to this army's pieces (royal ones aside): a non-pawn
@@ -495,6 +499,44 @@ impl Eval {
             let hanging = undefended.intersection(&map.attacks[e]).len() as i32;
             score[e] += w.pawn_threat * by_pawns + w.hanging * hanging;
         }
+    }
+
+    /// Stockfish's king proximity of a passed pawn, made generic: the
+    /// pawn of type `t` on `c` gains as the nearest hostile royal piece is
+    /// far from it and its own nearest is close (king steps, at most five),
+    /// weighted by how near it is to promoting; `passed_king` percent.
+    fn royal_race<const W: usize>(
+        &self,
+        pos: &Position<W>,
+        army: u8,
+        owner: usize,
+        t: PieceType,
+        c: Cell,
+    ) -> i32 {
+        let weight = self.know.race(owner, t, c);
+        if weight == 0 {
+            return 0;
+        }
+        let g = &self.variant.geometry;
+        let steps = |r: Cell| {
+            let files = (g.file_of(r) as i32 - g.file_of(c) as i32).abs();
+            let ranks = (g.rank_of(r) as i32 - g.rank_of(c) as i32).abs();
+            files.max(ranks)
+        };
+        let nearest = |a: u8| {
+            pos.royal_cells(a)
+                .and_then(|cells| cells.iter().map(steps).min())
+                .unwrap_or(5)
+                .min(5)
+        };
+        let own = nearest(army);
+        let hostile = self
+            .variant
+            .hostile_armies(army)
+            .map(|e| nearest(e as u8))
+            .min()
+            .unwrap_or(5);
+        self.weights.passed_king * weight * (19 * hostile - 8 * own) / (4 * 100)
     }
 
     /// What the danger to army `a`'s royal pieces costs it (Stockfish's
@@ -788,11 +830,30 @@ mod tests {
             "king_attack" => w.king_attack = weight,
             "king_danger" => w.king_danger = weight,
             "storm" => w.storm = weight,
+            "passed_king" => w.passed_king = weight,
             _ => unreachable!(),
         }
         let on = Eval::with_weights(&v, Terms::default(), w);
         let p = Position::from_string(v, fen).unwrap();
         on.two_sided(&p) - off.two_sided(&p)
+    }
+
+    #[test]
+    fn a_passed_pawn_gains_as_the_kings_race_favours_it() {
+        // White's passed d-pawn with White's King beside it; a pawn
+        // ending, so the term counts in full.
+        let race = |fen: &str| term("passed_king", &format!("{fen} w - - 0 1"), 100);
+        // Black's King far from the pawn, White's beside it: a bonus.
+        let far = race("8/8/2KP4/8/8/8/8/7k");
+        assert!(far > 0, "{far}");
+        // Black's King in front of the pawn: less, and the pawn further
+        // back counts less again.
+        let blocked = race("8/3k4/3P4/2K5/8/8/8/8");
+        assert!(blocked < far, "{blocked} against {far}");
+        let back = race("8/8/8/8/2KP4/8/8/7k");
+        assert!(0 < back && back < far, "{back} against {far}");
+        // Too far from promoting (the pawn's first moves): nothing.
+        assert_eq!(race("7k/8/8/8/8/2KP4/8/8"), 0);
     }
 
     #[test]

@@ -327,6 +327,7 @@ fn knobs(v: &Arc<Variant>, start: &Weights) -> Vec<Knob> {
     scalar!(king_attack, 2);
     scalar!(king_danger, 10);
     scalar!(storm, 3);
+    scalar!(passed_king, 5);
     k
 }
 

@@ -36,6 +36,10 @@ pub struct Knowledge {
     centre: Vec<i16>,
     /// Same index: bonus for being close to promotion.
     promotion: Vec<i16>,
+    /// Same index: how much the royal pieces' distances to a passed pawn
+    /// there count (Stockfish's rank weight `5 * rank - 13`, by the moves
+    /// left to promote: 17 one move away, 12, 7, 2, then none).
+    race: Vec<i8>,
     /// The learnt tables, a middle- and an end-game bonus per feature:
     /// piece-square entries ([`Knowledge::table_index`]), then mobility
     /// ([`Knowledge::mobility_feature`]), then threats
@@ -143,6 +147,7 @@ impl Knowledge {
         }
 
         let mut promotion = vec![0i16; nplayers * ntypes * ncells];
+        let mut race = vec![0i8; nplayers * ntypes * ncells];
         if let Some(rule) = &v.rules.promotion {
             for p in 0..nplayers {
                 let gain_to = promotion_target(v, &value, p);
@@ -153,6 +158,8 @@ impl Knowledge {
                         if let Some(d) = d {
                             let bonus = gain * promotion_weight / ((d + 1) * (d + 1)) as f64;
                             promotion[(p * ntypes + t) * ncells + c] = bonus.round() as i16;
+                            race[(p * ntypes + t) * ncells + c] =
+                                (22 - 5 * (*d).min(5) as i32) as i8;
                         }
                     }
                 }
@@ -236,6 +243,7 @@ impl Knowledge {
             mobility_weight,
             centre,
             promotion,
+            race,
             learnt: Vec::new(),
             has_pst: !w.pst.is_empty(),
             has_activity: !w.mobility_tables.is_empty() || !w.threats.is_empty(),
@@ -370,6 +378,13 @@ impl Knowledge {
     #[inline]
     pub fn promotion(&self, player: usize, kind: PieceType, cell: Cell) -> i32 {
         self.promotion[self.table_index(player, kind, cell)] as i32
+    }
+
+    /// How much the royal race to a passed pawn of type `kind` on `cell`,
+    /// moved by `player`, counts (0: too far from promoting).
+    #[inline]
+    pub fn race(&self, player: usize, kind: PieceType, cell: Cell) -> i32 {
+        (self.race[self.table_index(player, kind, cell)] as i32).max(0)
     }
 }
 

@@ -30,6 +30,10 @@
 //! storm = 10        # per hostile pawn in front of a royal piece (on the
 //!                   # span its own pawn would have there) within three
 //!                   # king steps, twice within two, in the middle game
+//! passed_king = 35  # percent of Stockfish's royal race in the end game:
+//!                   # a passed pawn gains as the hostile royal piece is
+//!                   # far from it and its own is near, more the closer it
+//!                   # is to promoting
 //! [values]          # centipawns per piece letter
 //! P = 100
 //! [pst]             # learnt piece-square tables (`tune --pst`): per piece
@@ -76,6 +80,7 @@ pub struct Weights {
     pub king_attack: i32,
     pub king_danger: i32,
     pub storm: i32,
+    pub passed_king: i32,
     /// Piece values by letter; missing letters keep the derived value.
     /// (Last: a TOML table follows the plain values.)
     pub values: BTreeMap<String, i32>,
@@ -114,6 +119,7 @@ impl Default for Weights {
             king_attack: 0,
             king_danger: 0,
             storm: 0,
+            passed_king: 0,
         }
     }
 }
