@@ -337,6 +337,9 @@ impl Eval {
         }
         let phase = self.phase(material);
         for a in 0..n {
+            if w.pair != 0 {
+                score[a] += w.pair * self.pairs(pos, a as u8);
+            }
             score[a] += royal_centre[a] * (256 - phase) / 256;
             score[a] += (learnt[a][0] * phase + learnt[a][1] * (256 - phase)) / 256;
             score[a] += self.royal_safety(pos, a as u8, &officers) * phase / 256;
@@ -499,6 +502,20 @@ impl Eval {
             let hanging = undefended.intersection(&map.attacks[e]).len() as i32;
             score[e] += w.pawn_threat * by_pawns + w.hanging * hanging;
         }
+    }
+
+    /// How many colour-bound types (a Bishop) `army` has on cells of both
+    /// colours.
+    fn pairs<const W: usize>(&self, pos: &Position<W>, army: u8) -> i32 {
+        let k = &self.know;
+        let light = k.light.to_width::<W>();
+        (0..k.ntypes)
+            .filter(|t| k.colour_bound >> t & 1 != 0)
+            .filter(|&t| {
+                let cells = pos.type_cells(army, t as PieceType);
+                !cells.intersection(&light).is_empty() && !cells.difference(&light).is_empty()
+            })
+            .count() as i32
     }
 
     /// Stockfish's king proximity of a passed pawn, made generic: the
@@ -831,11 +848,24 @@ mod tests {
             "king_danger" => w.king_danger = weight,
             "storm" => w.storm = weight,
             "passed_king" => w.passed_king = weight,
+            "pair" => w.pair = weight,
             _ => unreachable!(),
         }
         let on = Eval::with_weights(&v, Terms::default(), w);
         let p = Position::from_string(v, fen).unwrap();
         on.two_sided(&p) - off.two_sided(&p)
+    }
+
+    #[test]
+    fn bishops_on_both_colours_make_a_pair() {
+        let pair = |fen: &str| term("pair", &format!("{fen} w - - 0 1"), 40);
+        // White's Bishops on c1 and f1: a pair; on c1 and e3 (both dark):
+        // none; Black's pair costs White.
+        assert_eq!(pair("4k3/8/8/8/8/8/8/2B1KB2"), 40);
+        assert_eq!(pair("4k3/8/8/8/8/4B3/8/2B1K3"), 0);
+        assert_eq!(pair("2b1kb2/8/8/8/8/8/8/4K3"), -40);
+        // Knights do not pair.
+        assert_eq!(pair("4k3/8/8/8/8/8/8/1N2K1N1"), 0);
     }
 
     #[test]

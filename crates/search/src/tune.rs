@@ -328,6 +328,7 @@ fn knobs(v: &Arc<Variant>, start: &Weights) -> Vec<Knob> {
     scalar!(king_danger, 10);
     scalar!(storm, 3);
     scalar!(passed_king, 5);
+    scalar!(pair, 5);
     k
 }
 

@@ -65,6 +65,11 @@ pub struct Knowledge {
     pub royal_types: Vec<u32>,
     /// Types that promote (their value grows on the way) or are pawns.
     pub pawn_types: u32,
+    /// Types (neither pawns nor royal) that never leave the colour of
+    /// their cell, as a Bishop: a pair on both colours covers the board.
+    pub colour_bound: u32,
+    /// The cells of one colour (file plus rank even).
+    pub light: CellSet,
     /// Per pawn type: its slot in `passed_span` (`u8::MAX` for others).
     pawn_slot: Vec<u8>,
     /// How many types are pawn types.
@@ -211,10 +216,12 @@ impl Knowledge {
             })
             .collect();
         let presence = v.rules.royal_presence.unwrap_or(0);
-        let royal_types = (0..v.armies.len())
+        let royal_types: Vec<u32> = (0..v.armies.len())
             .map(|a| v.rules.royal.as_ref().map_or(0, |r| r.must_retain[a]) | presence)
             .collect();
         let (pawn_slot, passed_span, pawn_attacks) = passed_spans(v, pawn_types);
+        let (colour_bound, light) =
+            colour_bound_types(v, royal_types.iter().fold(pawn_types, |m, r| m | r));
         let pawn_kinds = pawn_types.count_ones() as usize;
         let front = (0..nplayers * ncells)
             .map(|i| {
@@ -254,6 +261,8 @@ impl Knowledge {
             front,
             royal_types,
             pawn_types,
+            colour_bound,
+            light,
             pawn_kinds,
             pawn_slot,
             passed_span,
@@ -386,6 +395,34 @@ impl Knowledge {
     pub fn race(&self, player: usize, kind: PieceType, cell: Cell) -> i32 {
         (self.race[self.table_index(player, kind, cell)] as i32).max(0)
     }
+}
+
+/// The types other than `skip` whose every move ray, for every player
+/// and from every cell, keeps to the colour of its cell (and that move at
+/// all), and the cells of one colour.
+fn colour_bound_types(v: &Variant, skip: u32) -> (u32, CellSet) {
+    let g = &v.geometry;
+    let colour = |c: Cell| (g.file_of(c) + g.rank_of(c)) % 2;
+    let mut light = CellSet::EMPTY;
+    for c in g.cells.iter().filter(|&c| colour(c) == 0) {
+        light.insert(c);
+    }
+    let bound = (0..v.pieces.len())
+        .filter(|t| skip >> t & 1 == 0)
+        .filter(|&t| {
+            let mut moves = false;
+            let keeps = (0..v.players.len()).all(|p| {
+                g.cells.iter().all(|c| {
+                    v.rays(t as PieceType, p, c).all(|r| {
+                        moves |= !r.cells.is_empty();
+                        r.cells.iter().all(|&to| colour(to) == colour(c))
+                    })
+                })
+            });
+            keeps && moves
+        })
+        .fold(0, |m, t| m | 1 << t);
+    (bound, light)
 }
 
 /// The weights' learnt tables laid out as [`Knowledge::learnt`] reads
@@ -634,6 +671,22 @@ mod tests {
         let n = v.piece_by_letter('N').unwrap() as usize;
         assert_eq!(k.value[n], 123);
         assert!(!k.derived[n]);
+    }
+
+    #[test]
+    fn only_colour_bound_pieces_can_pair() {
+        for (name, bound) in [("chess", "B"), ("magna-carta", "B"), ("los-alamos", "")] {
+            let v = embedded::variant(name).unwrap();
+            let k = Knowledge::new(&v);
+            let letters: String = v
+                .pieces
+                .iter()
+                .enumerate()
+                .filter(|(t, _)| k.colour_bound >> t & 1 != 0)
+                .map(|(_, p)| p.letter)
+                .collect();
+            assert_eq!(letters, bound, "{name}");
+        }
     }
 
     #[test]

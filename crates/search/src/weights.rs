@@ -34,6 +34,8 @@
 //!                   # a passed pawn gains as the hostile royal piece is
 //!                   # far from it and its own is near, more the closer it
 //!                   # is to promoting
+//! pair = 40         # per type bound to one colour of cells (a Bishop)
+//!                   # that an army has on both colours
 //! [values]          # centipawns per piece letter
 //! P = 100
 //! [pst]             # learnt piece-square tables (`tune --pst`): per piece
@@ -81,6 +83,7 @@ pub struct Weights {
     pub king_danger: i32,
     pub storm: i32,
     pub passed_king: i32,
+    pub pair: i32,
     /// Piece values by letter; missing letters keep the derived value.
     /// (Last: a TOML table follows the plain values.)
     pub values: BTreeMap<String, i32>,
@@ -120,6 +123,7 @@ impl Default for Weights {
             king_danger: 0,
             storm: 0,
             passed_king: 0,
+            pair: 0,
         }
     }
 }
