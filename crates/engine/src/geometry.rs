@@ -219,6 +219,15 @@ impl Geometry {
         c / self.files
     }
 
+    /// King steps from `a` to `b` on an empty board: the larger of the
+    /// file and rank distances.
+    #[inline]
+    pub fn king_steps(&self, a: Cell, b: Cell) -> i32 {
+        let files = (self.file_of(a) as i32 - self.file_of(b) as i32).abs();
+        let ranks = (self.rank_of(a) as i32 - self.rank_of(b) as i32).abs();
+        files.max(ranks)
+    }
+
     /// The cell at zero-based file and rank indices, if it exists.
     pub fn cell(&self, file: i32, rank: i32) -> Option<Cell> {
         if file < 0 || rank < 0 || file >= self.files as i32 || rank >= self.ranks as i32 {

@@ -535,14 +535,9 @@ impl Eval {
             return 0;
         }
         let g = &self.variant.geometry;
-        let steps = |r: Cell| {
-            let files = (g.file_of(r) as i32 - g.file_of(c) as i32).abs();
-            let ranks = (g.rank_of(r) as i32 - g.rank_of(c) as i32).abs();
-            files.max(ranks)
-        };
         let nearest = |a: u8| {
             pos.royal_cells(a)
-                .and_then(|cells| cells.iter().map(steps).min())
+                .and_then(|cells| cells.iter().map(|r| g.king_steps(r, c)).min())
                 .unwrap_or(5)
                 .min(5)
         };

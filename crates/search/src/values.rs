@@ -163,8 +163,7 @@ impl Knowledge {
                         if let Some(d) = d {
                             let bonus = gain * promotion_weight / ((d + 1) * (d + 1)) as f64;
                             promotion[(p * ntypes + t) * ncells + c] = bonus.round() as i16;
-                            race[(p * ntypes + t) * ncells + c] =
-                                (22 - 5 * (*d).min(5) as i32) as i8;
+                            race[(p * ntypes + t) * ncells + c] = (22 - 5 * *d as i32).max(0) as i8;
                         }
                     }
                 }
@@ -199,18 +198,10 @@ impl Knowledge {
                 set
             })
             .collect();
-        // King-step distance, by file and rank.
-        let coords: Vec<(i32, i32)> = (0..ncells)
-            .map(|c| (g.file_of(c as Cell) as i32, g.rank_of(c as Cell) as i32))
-            .collect();
-        let distance = |a: usize, b: usize| {
-            let ((fa, ra), (fb, rb)) = (coords[a], coords[b]);
-            (fa - fb).abs().max((ra - rb).abs())
-        };
         let second_ring = (0..ncells)
             .map(|c| {
                 (0..ncells)
-                    .filter(|&b| distance(c, b) == 2)
+                    .filter(|&b| g.king_steps(c as Cell, b as Cell) == 2)
                     .map(|b| b as Cell)
                     .collect()
             })
@@ -232,7 +223,7 @@ impl Knowledge {
                 }
                 // Slot 0: the variant's first pawn type.
                 for b in passed_span[p * pawn_kinds * ncells + c].iter() {
-                    let d = distance(c, b as usize);
+                    let d = g.king_steps(c as Cell, b);
                     for (set, reach) in sets.iter_mut().zip([3, 2]) {
                         if d <= reach {
                             set.insert(b);
@@ -393,7 +384,7 @@ impl Knowledge {
     /// moved by `player`, counts (0: too far from promoting).
     #[inline]
     pub fn race(&self, player: usize, kind: PieceType, cell: Cell) -> i32 {
-        (self.race[self.table_index(player, kind, cell)] as i32).max(0)
+        self.race[self.table_index(player, kind, cell)] as i32
     }
 }
 
