@@ -262,6 +262,11 @@ impl Eval {
         if w.king_attack != 0 || w.king_danger != 0 {
             map.royal_zones(pos, k, n);
         }
+        let pawns = if w.open_file != 0 {
+            self.pawns(pos)
+        } else {
+            [CellSet::<W>::EMPTY; MAX_ARMIES]
+        };
         for (a, s) in score.iter_mut().enumerate().take(n) {
             let army = a as u8;
             let royal_types = k.royal_types[a];
@@ -314,6 +319,9 @@ impl Eval {
                     continue;
                 }
                 material += value;
+                if w.open_file != 0 && k.file_riders >> t & 1 != 0 {
+                    *s += self.open_file(&pawns, a, owner, c);
+                }
                 let moves = match &act {
                     Some(act) => {
                         if extra {
@@ -501,6 +509,41 @@ impl Eval {
             let by_pawns = map.pieces[a].intersection(&map.pawn_attacks[e]).len() as i32;
             let hanging = undefended.intersection(&map.attacks[e]).len() as i32;
             score[e] += w.pawn_threat * by_pawns + w.hanging * hanging;
+        }
+    }
+
+    /// Each army's pawns.
+    fn pawns<const W: usize>(&self, pos: &Position<W>) -> [CellSet<W>; MAX_ARMIES] {
+        let mut pawns = [CellSet::<W>::EMPTY; MAX_ARMIES];
+        for (a, set) in pawns.iter_mut().enumerate().take(self.variant.armies.len()) {
+            for t in (0..self.know.ntypes).filter(|t| self.know.pawn_types >> t & 1 != 0) {
+                *set = set.union(&pos.type_cells(a as u8, t as PieceType));
+            }
+        }
+        pawns
+    }
+
+    /// Stockfish's Rook on an open file, made generic: a piece of army `a`
+    /// sliding along files, on `c`, moved by `owner`, gains `open_file` if
+    /// no pawn stands on its file, half if only hostile ones do.
+    fn open_file<const W: usize>(
+        &self,
+        pawns: &[CellSet<W>; MAX_ARMIES],
+        a: usize,
+        owner: usize,
+        c: Cell,
+    ) -> i32 {
+        let file = self.know.file(owner, c).to_width::<W>();
+        if !file.intersection(&pawns[a]).is_empty() {
+            return 0;
+        }
+        let open = pawns[..self.variant.armies.len()]
+            .iter()
+            .all(|p| file.intersection(p).is_empty());
+        if open {
+            self.weights.open_file
+        } else {
+            self.weights.open_file / 2
         }
     }
 
@@ -844,6 +887,7 @@ mod tests {
             "storm" => w.storm = weight,
             "passed_king" => w.passed_king = weight,
             "pair" => w.pair = weight,
+            "open_file" => w.open_file = weight,
             _ => unreachable!(),
         }
         let on = Eval::with_weights(&v, Terms::default(), w);
@@ -861,6 +905,22 @@ mod tests {
         assert_eq!(pair("2b1kb2/8/8/8/8/8/8/4K3"), -40);
         // Knights do not pair.
         assert_eq!(pair("4k3/8/8/8/8/8/8/1N2K1N1"), 0);
+    }
+
+    #[test]
+    fn a_rook_gains_on_an_open_file_and_half_on_a_half_open_one() {
+        let open = |fen: &str| term("open_file", &format!("{fen} w - - 0 1"), 20);
+        // White's Rook on d1: no pawn on the d-file, a Black pawn there,
+        // a White one there (in front or behind).
+        assert_eq!(open("4k3/8/8/8/8/8/8/3RK3"), 20);
+        assert_eq!(open("4k3/3p4/8/8/8/8/8/3RK3"), 10);
+        assert_eq!(open("4k3/8/8/8/3P4/8/8/3RK3"), 0);
+        assert_eq!(open("4k3/8/8/8/8/8/8/3PK2R"), 20);
+        // A Queen slides along files too; Bishops, Knights and Kings do not.
+        assert_eq!(open("4k3/8/8/8/8/8/8/3QK3"), 20);
+        assert_eq!(open("4k3/8/8/8/8/8/8/2BNK3"), 0);
+        // Black's Rook on an open file costs White.
+        assert_eq!(open("3rk3/8/8/8/8/8/8/4K3"), -20);
     }
 
     #[test]

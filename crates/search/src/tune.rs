@@ -329,6 +329,7 @@ fn knobs(v: &Arc<Variant>, start: &Weights) -> Vec<Knob> {
     scalar!(storm, 3);
     scalar!(passed_king, 5);
     scalar!(pair, 5);
+    scalar!(open_file, 3);
     k
 }
 

@@ -70,6 +70,11 @@ pub struct Knowledge {
     pub colour_bound: u32,
     /// The cells of one colour (file plus rank even).
     pub light: CellSet,
+    /// Types (neither pawns nor royal) that slide along a file, as a Rook.
+    pub file_riders: u32,
+    /// `[player * ncells + cell]`: the file through the cell, moved by the
+    /// player (see [`files`]).
+    file: Vec<CellSet>,
     /// Per pawn type: its slot in `passed_span` (`u8::MAX` for others).
     pawn_slot: Vec<u8>,
     /// How many types are pawn types.
@@ -211,8 +216,10 @@ impl Knowledge {
             .map(|a| v.rules.royal.as_ref().map_or(0, |r| r.must_retain[a]) | presence)
             .collect();
         let (pawn_slot, passed_span, pawn_attacks) = passed_spans(v, pawn_types);
-        let (colour_bound, light) =
-            colour_bound_types(v, royal_types.iter().fold(pawn_types, |m, r| m | r));
+        // Pawns and royal types: no Bishop pair, no Rook on a file.
+        let pawn_or_royal = royal_types.iter().fold(pawn_types, |m, r| m | r);
+        let (colour_bound, light) = colour_bound_types(v, pawn_or_royal);
+        let (file, file_riders) = files(v, pawn_types, pawn_or_royal);
         let pawn_kinds = pawn_types.count_ones() as usize;
         let front = (0..nplayers * ncells)
             .map(|i| {
@@ -254,6 +261,8 @@ impl Knowledge {
             pawn_types,
             colour_bound,
             light,
+            file_riders,
+            file,
             pawn_kinds,
             pawn_slot,
             passed_span,
@@ -261,6 +270,12 @@ impl Knowledge {
         };
         k.learnt = learnt_tables(v, &k, w);
         k
+    }
+
+    /// The file through `cell`, moved by `player` (see [`files`]).
+    #[inline]
+    pub fn file(&self, player: usize, cell: Cell) -> &CellSet {
+        &self.file[player * self.ncells + cell as usize]
     }
 
     /// The cells where a hostile pawn stops the pawn of type `kind` on
@@ -416,6 +431,52 @@ fn colour_bound_types(v: &Variant, skip: u32) -> (u32, CellSet) {
     (bound, light)
 }
 
+/// The cells where a pawn of player `p` can promote (none without promotion).
+fn promotion_zone(v: &Variant, p: usize) -> CellSet {
+    v.rules
+        .promotion
+        .as_ref()
+        .map_or(CellSet::EMPTY, |r| r.any_zone[p])
+}
+
+/// Per player and cell, the file through the cell: the cell, the road of
+/// the variant's first pawn type from it, and the cells from whose road it
+/// is (all empty without pawns); and the types, none in `skip`, with a
+/// slide of two cells or more along a file (a Rook, a Queen).
+fn files(v: &Variant, pawn_types: u32, skip: u32) -> (Vec<CellSet>, u32) {
+    let n = v.geometry.size();
+    let mut file = vec![CellSet::EMPTY; v.players.len() * n];
+    let Some(pawn) = (0..v.pieces.len()).find(|t| pawn_types >> t & 1 != 0) else {
+        return (file, 0);
+    };
+    for p in 0..v.players.len() {
+        let zone = promotion_zone(v, p);
+        for c in v.geometry.cells.iter() {
+            file[p * n + c as usize].insert(c);
+            for x in road(v, pawn as PieceType, p, c, &zone).iter() {
+                file[p * n + c as usize].insert(x);
+                file[p * n + x as usize].insert(c);
+            }
+        }
+    }
+    let riders = (0..v.pieces.len())
+        .filter(|t| skip >> t & 1 == 0)
+        .filter(|&t| {
+            (0..v.players.len()).any(|p| {
+                v.geometry.cells.iter().any(|c| {
+                    let line = &file[p * n + c as usize];
+                    v.rays(t as PieceType, p, c).any(|r| {
+                        r.kind == RayKind::Slide
+                            && r.cells.len() >= 2
+                            && r.cells.iter().all(|&x| line.contains(x))
+                    })
+                })
+            })
+        })
+        .fold(0, |m, t| m | 1 << t);
+    (file, riders)
+}
+
 /// The weights' learnt tables laid out as [`Knowledge::learnt`] reads
 /// them (empty when there are none; entries that do not fit the variant
 /// are left out).
@@ -543,11 +604,7 @@ fn passed_spans(v: &Variant, pawn_types: u32) -> (Vec<u8>, Vec<CellSet>, Vec<Cel
     };
     let mut spans = vec![CellSet::EMPTY; attacks.len()];
     for p in 0..v.players.len() {
-        let zone = v
-            .rules
-            .promotion
-            .as_ref()
-            .map_or(CellSet::EMPTY, |r| r.any_zone[p]);
+        let zone = promotion_zone(v, p);
         let hostile = v.hostile_players[v.players[p].army as usize];
         for (i, &t) in kinds.iter().enumerate() {
             for c in v.geometry.cells.iter() {
@@ -664,19 +721,59 @@ mod tests {
         assert!(!k.derived[n]);
     }
 
+    /// The letters of the piece types in a mask, in the file's order.
+    fn letters(v: &Variant, mask: u32) -> String {
+        v.pieces
+            .iter()
+            .enumerate()
+            .filter(|(t, _)| mask >> t & 1 != 0)
+            .map(|(_, p)| p.letter)
+            .collect()
+    }
+
     #[test]
     fn only_colour_bound_pieces_can_pair() {
         for (name, bound) in [("chess", "B"), ("magna-carta", "B"), ("los-alamos", "")] {
             let v = embedded::variant(name).unwrap();
             let k = Knowledge::new(&v);
-            let letters: String = v
-                .pieces
-                .iter()
-                .enumerate()
-                .filter(|(t, _)| k.colour_bound >> t & 1 != 0)
-                .map(|(_, p)| p.letter)
-                .collect();
-            assert_eq!(letters, bound, "{name}");
+            assert_eq!(letters(&v, k.colour_bound), bound, "{name}");
+        }
+    }
+
+    #[test]
+    fn files_follow_each_players_pawns_and_rooks_ride_them() {
+        let (v, k) = values("chess");
+        let g = &v.geometry;
+        let mut riders: Vec<char> = letters(&v, k.file_riders).chars().collect();
+        riders.sort_unstable();
+        assert_eq!(riders, ['Q', 'R']);
+        let d4 = g.parse_cell("d4").unwrap();
+        let d_file: CellSet = g.cells.iter().filter(|&c| g.file_of(c) == 3).collect();
+        assert_eq!(k.file(0, d4), &d_file);
+        assert_eq!(k.file(1, d4), &d_file);
+        // Avon (four players): each player's file through a cell is part
+        // of a straight line, its file or its rank: the cells his pawns
+        // walk, up to his promotion zone.
+        let (v, k) = values("avon");
+        let g = &v.geometry;
+        let c = g.parse_cell("e5").unwrap();
+        let file: CellSet = g
+            .cells
+            .iter()
+            .filter(|&x| g.file_of(x) == g.file_of(c))
+            .collect();
+        let rank: CellSet = g
+            .cells
+            .iter()
+            .filter(|&x| g.rank_of(x) == g.rank_of(c))
+            .collect();
+        for p in 0..v.players.len() {
+            let line = k.file(p, c);
+            let straight = line.difference(&file).is_empty() || line.difference(&rank).is_empty();
+            assert!(
+                straight && line.contains(c) && line.len() >= 3,
+                "player {p}: {line:?}"
+            );
         }
     }
 

@@ -36,6 +36,8 @@
 //!                   # is to promoting
 //! pair = 40         # per type bound to one colour of cells (a Bishop)
 //!                   # that an army has on both colours
+//! open_file = 20    # per piece sliding along a file (a Rook) on a file
+//!                   # without pawns; half on one without its own pawns
 //! [values]          # centipawns per piece letter
 //! P = 100
 //! [pst]             # learnt piece-square tables (`tune --pst`): per piece
@@ -84,6 +86,7 @@ pub struct Weights {
     pub storm: i32,
     pub passed_king: i32,
     pub pair: i32,
+    pub open_file: i32,
     /// Piece values by letter; missing letters keep the derived value.
     /// (Last: a TOML table follows the plain values.)
     pub values: BTreeMap<String, i32>,
@@ -124,6 +127,7 @@ impl Default for Weights {
             storm: 0,
             passed_king: 0,
             pair: 0,
+            open_file: 0,
         }
     }
 }
