@@ -524,7 +524,7 @@ impl Eval {
     }
 
     /// Stockfish's Rook on an open file, made generic: a piece of army `a`
-    /// sliding along files, on `c`, moved by `owner`, gains `open_file` if
+    /// sliding along files and not diagonals, on `c`, moved by `owner`, gains `open_file` if
     /// no pawn stands on its file, half if only hostile ones do.
     fn open_file<const W: usize>(
         &self,
@@ -916,8 +916,9 @@ mod tests {
         assert_eq!(open("4k3/3p4/8/8/8/8/8/3RK3"), 10);
         assert_eq!(open("4k3/8/8/8/3P4/8/8/3RK3"), 0);
         assert_eq!(open("4k3/8/8/8/8/8/8/3PK2R"), 20);
-        // A Queen slides along files too; Bishops, Knights and Kings do not.
-        assert_eq!(open("4k3/8/8/8/8/8/8/3QK3"), 20);
+        // A Queen, which slides along diagonals too, gains nothing (as in
+        // Stockfish), nor Bishops, Knights and Kings.
+        assert_eq!(open("4k3/8/8/8/8/8/8/3QK3"), 0);
         assert_eq!(open("4k3/8/8/8/8/8/8/2BNK3"), 0);
         // Black's Rook on an open file costs White.
         assert_eq!(open("3rk3/8/8/8/8/8/8/4K3"), -20);

@@ -5,7 +5,7 @@
 
 use crate::weights::{Weights, MOBILITY_BUCKETS, THREAT_KINDS};
 use quadrille_engine::variant::PieceType;
-use quadrille_engine::{Cell, CellSet, RayKind, Variant};
+use quadrille_engine::{Cell, CellSet, Geometry, RayKind, Variant};
 use std::collections::VecDeque;
 
 /// The chance that a cell is occupied, for derived values: roughly a
@@ -408,7 +408,7 @@ impl Knowledge {
 /// all), and the cells of one colour.
 fn colour_bound_types(v: &Variant, skip: u32) -> (u32, CellSet) {
     let g = &v.geometry;
-    let colour = |c: Cell| (g.file_of(c) + g.rank_of(c)) % 2;
+    let colour = |c: Cell| colour(g, c);
     let mut light = CellSet::EMPTY;
     for c in g.cells.iter().filter(|&c| colour(c) == 0) {
         light.insert(c);
@@ -431,6 +431,11 @@ fn colour_bound_types(v: &Variant, skip: u32) -> (u32, CellSet) {
     (bound, light)
 }
 
+/// The colour of a cell (file plus rank, even or odd).
+fn colour(g: &Geometry, c: Cell) -> u8 {
+    (g.file_of(c) + g.rank_of(c)) % 2
+}
+
 /// The cells where a pawn of player `p` can promote (none without promotion).
 fn promotion_zone(v: &Variant, p: usize) -> CellSet {
     v.rules
@@ -442,7 +447,8 @@ fn promotion_zone(v: &Variant, p: usize) -> CellSet {
 /// Per player and cell, the file through the cell: the cell, the road of
 /// the variant's first pawn type from it, and the cells from whose road it
 /// is (all empty without pawns); and the types, none in `skip`, with a
-/// slide of two cells or more along a file (a Rook, a Queen).
+/// slide of two cells or more along a file and none along a diagonal (a
+/// Rook, not a Queen: Stockfish gives a Queen nothing on an open file).
 fn files(v: &Variant, pawn_types: u32, skip: u32) -> (Vec<CellSet>, u32) {
     let n = v.geometry.size();
     let mut file = vec![CellSet::EMPTY; v.players.len() * n];
@@ -459,18 +465,28 @@ fn files(v: &Variant, pawn_types: u32, skip: u32) -> (Vec<CellSet>, u32) {
             }
         }
     }
+    let g = &v.geometry;
+    // A slide of two cells or more, all of them in `line`.
+    let slides_on = |t: usize, p: usize, c: Cell, line: &dyn Fn(Cell) -> bool| {
+        v.rays(t as PieceType, p, c).any(|r| {
+            r.kind == RayKind::Slide && r.cells.len() >= 2 && r.cells.iter().all(|&x| line(x))
+        })
+    };
     let riders = (0..v.pieces.len())
         .filter(|t| skip >> t & 1 == 0)
         .filter(|&t| {
             (0..v.players.len()).any(|p| {
-                v.geometry.cells.iter().any(|c| {
+                g.cells.iter().any(|c| {
                     let line = &file[p * n + c as usize];
-                    v.rays(t as PieceType, p, c).any(|r| {
-                        r.kind == RayKind::Slide
-                            && r.cells.len() >= 2
-                            && r.cells.iter().all(|&x| line.contains(x))
-                    })
+                    slides_on(t, p, c, &|x| line.contains(x))
                 })
+            })
+        })
+        .filter(|&t| {
+            (0..v.players.len()).all(|p| {
+                g.cells
+                    .iter()
+                    .all(|c| !slides_on(t, p, c, &|x| colour(g, x) == colour(g, c)))
             })
         })
         .fold(0, |m, t| m | 1 << t);
@@ -746,7 +762,7 @@ mod tests {
         let g = &v.geometry;
         let mut riders: Vec<char> = letters(&v, k.file_riders).chars().collect();
         riders.sort_unstable();
-        assert_eq!(riders, ['Q', 'R']);
+        assert_eq!(riders, ['R']);
         let d4 = g.parse_cell("d4").unwrap();
         let d_file: CellSet = g.cells.iter().filter(|&c| g.file_of(c) == 3).collect();
         assert_eq!(k.file(0, d4), &d_file);

@@ -36,7 +36,7 @@
 //!                   # is to promoting
 //! pair = 40         # per type bound to one colour of cells (a Bishop)
 //!                   # that an army has on both colours
-//! open_file = 20    # per piece sliding along a file (a Rook) on a file
+//! open_file = 20    # per piece sliding along a file, not a diagonal (a Rook), on a file
 //!                   # without pawns; half on one without its own pawns
 //! [values]          # centipawns per piece letter
 //! P = 100
