@@ -5,7 +5,7 @@
 
 use crate::weights::{Weights, MOBILITY_BUCKETS, THREAT_KINDS};
 use quadrille_engine::variant::PieceType;
-use quadrille_engine::{Cell, CellSet, Geometry, RayKind, Variant};
+use quadrille_engine::{Cell, CellSet, RayKind, Variant};
 use std::collections::VecDeque;
 
 /// The chance that a cell is occupied, for derived values: roughly a
@@ -408,7 +408,7 @@ impl Knowledge {
 /// all), and the cells of one colour.
 fn colour_bound_types(v: &Variant, skip: u32) -> (u32, CellSet) {
     let g = &v.geometry;
-    let colour = |c: Cell| colour(g, c);
+    let colour = |c: Cell| (g.file_of(c) + g.rank_of(c)) % 2;
     let mut light = CellSet::EMPTY;
     for c in g.cells.iter().filter(|&c| colour(c) == 0) {
         light.insert(c);
@@ -429,11 +429,6 @@ fn colour_bound_types(v: &Variant, skip: u32) -> (u32, CellSet) {
         })
         .fold(0, |m, t| m | 1 << t);
     (bound, light)
-}
-
-/// The colour of a cell (file plus rank, even or odd).
-fn colour(g: &Geometry, c: Cell) -> u8 {
-    (g.file_of(c) + g.rank_of(c)) % 2
 }
 
 /// The cells where a pawn of player `p` can promote (none without promotion).
@@ -466,11 +461,16 @@ fn files(v: &Variant, pawn_types: u32, skip: u32) -> (Vec<CellSet>, u32) {
         }
     }
     let g = &v.geometry;
-    // A slide of two cells or more, all of them in `line`.
+    // A slide from `c` of two cells or more, all of them in `line`.
     let slides_on = |t: usize, p: usize, c: Cell, line: &dyn Fn(Cell) -> bool| {
         v.rays(t as PieceType, p, c).any(|r| {
             r.kind == RayKind::Slide && r.cells.len() >= 2 && r.cells.iter().all(|&x| line(x))
         })
+    };
+    // `x` lies on a diagonal through `c`: as many files away as ranks.
+    let diagonal = |c: Cell, x: Cell| {
+        let files = g.file_of(x).abs_diff(g.file_of(c));
+        files != 0 && files == g.rank_of(x).abs_diff(g.rank_of(c))
     };
     let riders = (0..v.pieces.len())
         .filter(|t| skip >> t & 1 == 0)
@@ -486,7 +486,7 @@ fn files(v: &Variant, pawn_types: u32, skip: u32) -> (Vec<CellSet>, u32) {
             (0..v.players.len()).all(|p| {
                 g.cells
                     .iter()
-                    .all(|c| !slides_on(t, p, c, &|x| colour(g, x) == colour(g, c)))
+                    .all(|c| !slides_on(t, p, c, &|x| diagonal(c, x)))
             })
         })
         .fold(0, |m, t| m | 1 << t);
