@@ -796,9 +796,8 @@ impl Searcher {
         Ok(legality)
     }
 
-    /// Does the (pseudo-legal) move at `ply` give check? Played and taken
-    /// back, unless the position's [`CheckingCells`] (kept in `cells` for the
-    /// node's other moves) clear it; an illegal move gives none.
+    /// Does the (pseudo-legal) move at `ply` give check ([`gives_check`],
+    /// the answer remembered for the child)?
     fn gives_check<const W: usize>(
         &mut self,
         pos: &mut Position<W>,
@@ -807,19 +806,7 @@ impl Searcher {
         cells: &mut Option<CheckingCells<W>>,
         m: Move,
     ) -> bool {
-        if !cells
-            .get_or_insert_with(|| pos.checking_cells())
-            .may_check(pos, m)
-        {
-            return false;
-        }
-        if legality.is_some_and(|l| !pos.is_legal(l, m)) {
-            return false;
-        }
-        pos.make(m);
-        let check = self.in_check(pos, ply + 1);
-        pos.unmake();
-        check
+        gives_check(pos, legality, cells, m, |pos| self.in_check(pos, ply + 1))
     }
 
     /// Is the side to move in check, in the position `ply` plies below the
@@ -888,13 +875,25 @@ impl Searcher {
         } else {
             // Standing pat is allowed: no need to know whether any quiet
             // move is legal, only the captures tried (and only they are
-            // generated, where moves are judged when reached).
-            let legality = self.generate(pos, ply, false);
+            // generated, where moves are judged when reached), and with
+            // `q_checks` the quiet checks that lose nothing.
+            let checks = q < self.params.q_checks.max(0) as usize;
+            let legality = self.generate(pos, ply, checks);
             if legality.is_none() && self.order.frames[ply].len() == 0 {
                 let army = pos.army_to_move();
                 return self.terminal(pos, ply, army);
             }
-            self.order.frames[ply].keep_tactical(pos, &self.values);
+            if checks {
+                let values = &self.values;
+                let mut cells = None;
+                self.order.frames[ply].moves.retain(|m| {
+                    is_tactical(pos, m, values)
+                        || (gives_check(pos, legality.as_ref(), &mut cells, m, |p| p.in_check())
+                            && pos.see_at_least(m, values, 0))
+                });
+            } else {
+                self.order.frames[ply].keep_tactical(pos, &self.values);
+            }
             legality
         };
         let n = self.order.frames[ply].len();
@@ -960,6 +959,30 @@ impl Searcher {
     }
 }
 
+/// Does the pseudo-legal move `m` give check? Played and taken back
+/// (`in_check` asks about the position after it), unless it is illegal or
+/// the position's [`CheckingCells`] (kept in `cells` for the node's other
+/// moves) clear it.
+fn gives_check<const W: usize>(
+    pos: &mut Position<W>,
+    legality: Option<&Legality<W>>,
+    cells: &mut Option<CheckingCells<W>>,
+    m: Move,
+    in_check: impl FnOnce(&Position<W>) -> bool,
+) -> bool {
+    if !cells
+        .get_or_insert_with(|| pos.checking_cells())
+        .may_check(pos, m)
+        || legality.is_some_and(|l| !pos.is_legal(l, m))
+    {
+        return false;
+    }
+    pos.make(m);
+    let check = in_check(pos);
+    pos.unmake();
+    check
+}
+
 #[cfg(test)]
 mod tests {
     use crate::{Limits, Options, Searcher};
@@ -1013,6 +1036,7 @@ mod tests {
             "correction:64",
             "q_table:1",
             "q_evasions:4",
+            "q_checks:1",
             "capture_history:1",
             "probcut_margin:200",
             "bad_captures_last:1",

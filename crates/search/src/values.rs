@@ -794,6 +794,32 @@ mod tests {
     }
 
     #[test]
+    fn a_rider_leaping_two_cells_along_files_rides_them() {
+        // The Knight made a Dabbaba rider (two cells a leap, straight) and
+        // the Bishop an Alfil rider (two cells a leap, diagonally): both
+        // keep their cell's colour, only the first rides along files.
+        let (_, chess) = embedded::FILES.iter().find(|(n, _)| *n == "chess").unwrap();
+        let text = chess
+            .replace(
+                "letter = \"N\"\nname = \"Knight\"\nbetza = \"N\"",
+                "letter = \"N\"\nname = \"Knight\"\nbetza = \"DD\"",
+            )
+            .replace(
+                "letter = \"B\"\nname = \"Bishop\"\nbetza = \"B\"",
+                "letter = \"B\"\nname = \"Bishop\"\nbetza = \"AA\"",
+            );
+        let v = Variant::from_toml(&text).unwrap();
+        assert_eq!(
+            v.pieces[v.piece_by_letter('B').unwrap() as usize].betza,
+            "AA"
+        );
+        let k = Knowledge::new(&v);
+        let mut riders: Vec<char> = letters(&v, k.file_riders).chars().collect();
+        riders.sort_unstable();
+        assert_eq!(riders, ['N', 'R']);
+    }
+
+    #[test]
     fn pawns_gain_on_the_way_to_promotion() {
         let (v, k) = values("chess");
         let p = v.piece_by_letter('P').unwrap();

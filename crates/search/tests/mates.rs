@@ -140,6 +140,30 @@ fn a_queen_sacrifice_that_mates_is_not_pruned() {
 }
 
 #[test]
+fn quiet_checks_in_quiescence_see_a_mate_a_ply_sooner() {
+    // The ladder after 1. Rb7: whatever Black plays (a King step or a
+    // pawn capture; Black's Queen is walled in), 2. Ra8# follows, a quiet
+    // move. At one ply that mate lies in quiescence, which tries quiet
+    // checks only with `q_checks`; Black, a Queen up, sees it only then.
+    let v = embedded::variant("chess").unwrap();
+    let mut pos = Position::from_string(v, "7k/1R6/6pp/6pq/6pp/6PP/R7/2K5 b - - 0 1").unwrap();
+    let replies: Vec<Move> = pos.legal_moves().iter().copied().collect();
+    assert!(replies.len() >= 3);
+    for r in replies {
+        pos.make(r);
+        assert!(!mates_in_one(&mut pos).is_empty());
+        pos.unmake();
+    }
+    let at_one_ply = |setting: &str| {
+        let mut options = Options::default();
+        options.params.apply(setting).unwrap();
+        score::mate_moves(search_with(options, &pos, 1).1)
+    };
+    assert_eq!(at_one_ply("q_checks:0"), None);
+    assert_eq!(at_one_ply("q_checks:1"), Some(-1));
+}
+
+#[test]
 fn helper_threads_find_the_same_mate() {
     let v = embedded::variant("chess").unwrap();
     let mut pos = Position::from_string(
