@@ -524,8 +524,9 @@ impl Eval {
     }
 
     /// Stockfish's Rook on an open file, made generic: a piece of army `a`
-    /// sliding along files and not diagonals, on `c`, moved by `owner`, gains `open_file` if
-    /// no pawn stands on its file, half if only hostile ones do.
+    /// sliding along files and not diagonals, on `c`, moved by `owner`,
+    /// gains `open_file` if no pawn stands on its file, half if only
+    /// hostile ones do.
     fn open_file<const W: usize>(
         &self,
         pawns: &[CellSet<W>; MAX_ARMIES],

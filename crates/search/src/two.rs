@@ -883,17 +883,14 @@ impl Searcher {
                 let army = pos.army_to_move();
                 return self.terminal(pos, ply, army);
             }
-            if checks {
-                let values = &self.values;
-                let mut cells = None;
-                self.order.frames[ply].moves.retain(|m| {
-                    is_tactical(pos, m, values)
-                        || (gives_check(pos, legality.as_ref(), &mut cells, m, |p| p.in_check())
-                            && pos.see_at_least(m, values, 0))
-                });
-            } else {
-                self.order.frames[ply].keep_tactical(pos, &self.values);
-            }
+            let values = &self.values;
+            let mut cells = None;
+            self.order.frames[ply].moves.retain(|m| {
+                is_tactical(pos, m, values)
+                    || (checks
+                        && gives_check(pos, legality.as_ref(), &mut cells, m, |p| p.in_check())
+                        && pos.see_at_least(m, values, 0))
+            });
             legality
         };
         let n = self.order.frames[ply].len();
