@@ -255,7 +255,8 @@ impl Eval {
             || w.hanging != 0
             || w.king_attack != 0
             || w.king_danger != 0
-            || w.passed_king != 0;
+            || w.passed_king != 0
+            || w.outpost != 0;
         let mut map = AttackMap::<W>::new();
         // Each army's pieces other than pawns, for the safety of royal ones.
         let mut officers = [CellSet::<W>::EMPTY; MAX_ARMIES];
@@ -510,6 +511,40 @@ impl Eval {
             let hanging = undefended.intersection(&map.attacks[e]).len() as i32;
             score[e] += w.pawn_threat * by_pawns + w.hanging * hanging;
         }
+        if w.outpost != 0 {
+            score[a] += self.outposts(pos, a, map, &hostile_pawns);
+        }
+    }
+
+    /// Stockfish's outposts made generic: army `a`'s minor pieces on cells
+    /// near the hostile side ([`Knowledge::outpost`]) that a pawn of theirs
+    /// defends and no hostile pawn can ever attack gain `outpost` (a
+    /// leaper) or half of it (a slider).
+    fn outposts<const W: usize>(
+        &self,
+        pos: &Position<W>,
+        a: usize,
+        map: &AttackMap<W>,
+        hostile_pawns: &CellSet<W>,
+    ) -> i32 {
+        let k = &self.know;
+        let army = a as u8;
+        let mut halves = 0;
+        for c in map.pieces[a].intersection(&map.pawn_attacks[a]).iter() {
+            let share = pos
+                .piece_at(c)
+                .map_or(0, |p| k.outpost_share[p.kind as usize]);
+            if share == 0 {
+                continue;
+            }
+            let safe = k
+                .outpost(k.owner(army, c), c)
+                .is_some_and(|span| span.to_width::<W>().intersection(hostile_pawns).is_empty());
+            if safe {
+                halves += share as i32;
+            }
+        }
+        self.weights.outpost * halves / 2
     }
 
     /// Each army's pawns.
@@ -889,6 +924,7 @@ mod tests {
             "passed_king" => w.passed_king = weight,
             "pair" => w.pair = weight,
             "open_file" => w.open_file = weight,
+            "outpost" => w.outpost = weight,
             _ => unreachable!(),
         }
         let on = Eval::with_weights(&v, Terms::default(), w);
@@ -923,6 +959,27 @@ mod tests {
         assert_eq!(open("4k3/8/8/8/8/8/8/2BNK3"), 0);
         // Black's Rook on an open file costs White.
         assert_eq!(open("3rk3/8/8/8/8/8/8/4K3"), -20);
+    }
+
+    #[test]
+    fn a_minor_piece_gains_on_an_outpost_no_hostile_pawn_can_attack() {
+        let outpost = |fen: &str| term("outpost", &format!("{fen} w - - 0 1"), 30);
+        // White's Knight on d5, defended by the e4 pawn: Black's c7 pawn
+        // could still drive it away, the c5 pawn has passed it.
+        assert_eq!(outpost("4k3/2p5/8/3N4/4P3/8/8/4K3"), 0);
+        assert_eq!(outpost("4k3/8/8/2pN4/4P3/8/8/4K3"), 30);
+        // A pawn on its own file in front does not attack it.
+        assert_eq!(outpost("4k3/3p4/8/3N4/4P3/8/8/4K3"), 30);
+        // Undefended, or too near home (d3), or on the last ranks: nothing.
+        assert_eq!(outpost("4k3/8/8/3N4/8/4P3/8/4K3"), 0);
+        assert_eq!(outpost("4k3/8/8/8/8/3N4/4P3/4K3"), 0);
+        assert_eq!(outpost("4k3/3N4/4P3/8/8/8/8/4K3"), 0);
+        // A Bishop gains half; a Rook or a Queen nothing.
+        assert_eq!(outpost("4k3/8/8/3B4/4P3/8/8/4K3"), 15);
+        assert_eq!(outpost("4k3/8/8/3R4/4P3/8/8/4K3"), 0);
+        assert_eq!(outpost("4k3/8/8/3Q4/4P3/8/8/4K3"), 0);
+        // Black's Knight on e4, defended by d5: it costs White.
+        assert_eq!(outpost("4k3/8/8/3p4/4n3/8/8/4K3"), -30);
     }
 
     #[test]
@@ -1150,6 +1207,43 @@ mod tests {
     fn royal_danger_and_storm_only_cost_and_sometimes_do_in_every_variant() {
         only_costs_and_sometimes_does("king_danger", |w, x| w.king_danger = x, false);
         only_costs_and_sometimes_does("storm", |w, x| w.storm = x, true);
+    }
+
+    /// Random games of every variant: outposts only add to an army's
+    /// score (and do in the small boards' games), the same in narrow cell
+    /// sets.
+    #[test]
+    fn outposts_only_gain_and_sometimes_do_in_every_variant() {
+        let mut rng = fastrand::Rng::with_seed(6);
+        for name in embedded::names() {
+            let v = embedded::variant(name).unwrap();
+            let mut w = Weights::for_variant(&v);
+            w.outpost = 0;
+            let off = Eval::with_weights(&v, Terms::default(), w.clone());
+            w.outpost = 100;
+            let on = Eval::with_weights(&v, Terms::default(), w);
+            let mut gains = 0;
+            for _ in 0..10 {
+                let mut pos = v.start();
+                for _ in 0..80 {
+                    let (a, b) = (on.armies(&pos), off.armies(&pos));
+                    assert!(a.iter().zip(&b).all(|(a, b)| a >= b), "{name} {pos}");
+                    if let Some(one) = pos.with_width::<1>() {
+                        assert_eq!(on.armies(&one), a, "{name} {pos} (one word)");
+                    }
+                    gains += (a != b) as usize;
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.make(moves.as_slice()[rng.usize(..moves.len())]);
+                }
+            }
+            // Random play seldom builds one on larger boards.
+            if ["chess", "los-alamos", "ariana"].contains(&name) {
+                assert!(gains > 0, "{name}: no outpost");
+            }
+        }
     }
 
     /// Random games of every variant, evaluated with the term `set` sets on

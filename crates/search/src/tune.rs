@@ -330,6 +330,7 @@ fn knobs(v: &Arc<Variant>, start: &Weights) -> Vec<Knob> {
     scalar!(passed_king, 5);
     scalar!(pair, 5);
     scalar!(open_file, 3);
+    scalar!(outpost, 3);
     k
 }
 

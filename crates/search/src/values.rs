@@ -87,6 +87,16 @@ pub struct Knowledge {
     /// Same index: the cells the pawn attacks (on an empty board: pawns
     /// leap, so the board changes nothing).
     pawn_attacks: Vec<CellSet>,
+    /// Per type: its share of the weights' `outpost` in halves, 2 for a
+    /// minor piece that only leaps (a Knight), 1 for one that slides (a
+    /// Bishop), 0 for the others (pawns, royal types, and types worth more
+    /// than five and a half of the first pawn type).
+    pub outpost_share: Vec<u8>,
+    /// `[player * ncells + cell]`: where a hostile pawn could one day
+    /// attack a piece on the cell (the span of the variant's first pawn
+    /// type from it, its own file aside); `None` where the cell is no
+    /// outpost (not two to four pawn moves from promoting).
+    outpost: Vec<Option<CellSet>>,
 }
 
 impl Knowledge {
@@ -240,6 +250,8 @@ impl Knowledge {
                 sets
             })
             .collect();
+        let (outpost_share, outpost) =
+            outposts(v, &value, pawn_or_royal, (pawn_types, &passed_span), &file);
         let mut k = Knowledge {
             ncells,
             ntypes,
@@ -267,6 +279,8 @@ impl Knowledge {
             pawn_slot,
             passed_span,
             pawn_attacks,
+            outpost_share,
+            outpost,
         };
         k.learnt = learnt_tables(v, &k, w);
         k
@@ -395,6 +409,13 @@ impl Knowledge {
         self.promotion[self.table_index(player, kind, cell)] as i32
     }
 
+    /// Where a hostile pawn could one day attack a piece on `cell`, moved
+    /// by `player`; `None` where the cell is no outpost.
+    #[inline]
+    pub fn outpost(&self, player: usize, cell: Cell) -> Option<&CellSet> {
+        self.outpost[player * self.ncells + cell as usize].as_ref()
+    }
+
     /// How much the royal race to a passed pawn of type `kind` on `cell`,
     /// moved by `player`, counts (0: too far from promoting).
     #[inline]
@@ -491,6 +512,50 @@ fn files(v: &Variant, pawn_types: u32, skip: u32) -> (Vec<CellSet>, u32) {
         })
         .fold(0, |m, t| m | 1 << t);
     (file, riders)
+}
+
+/// Stockfish's outposts made generic: each type's share of the bonus
+/// ([`Knowledge::outpost_share`]), and per player and cell the span
+/// hostile pawns must leave empty ([`Knowledge::outpost`]), from the
+/// variant's first pawn type (`pawns`: the pawn types and their
+/// `passed_span`s) and the `files`. Nothing without pawns.
+fn outposts(
+    v: &Variant,
+    value: &[i32],
+    skip: u32,
+    (pawn_types, passed_span): (u32, &[CellSet]),
+    file: &[CellSet],
+) -> (Vec<u8>, Vec<Option<CellSet>>) {
+    let n = v.geometry.size();
+    let mut spans = vec![None; v.players.len() * n];
+    let Some(pawn) = (0..v.pieces.len()).find(|t| pawn_types >> t & 1 != 0) else {
+        return (vec![0; v.pieces.len()], spans);
+    };
+    let kinds = pawn_types.count_ones() as usize;
+    for p in 0..v.players.len() {
+        let steps = steps_to(v, pawn as PieceType, p, &promotion_zone(v, p));
+        for c in v.geometry.cells.iter() {
+            if steps[c as usize].is_some_and(|d| (2..=4).contains(&d)) {
+                // Slot 0 of `passed_span`: the first pawn type.
+                let span = &passed_span[p * kinds * n + c as usize];
+                spans[p * n + c as usize] = Some(span.difference(&file[p * n + c as usize]));
+            }
+        }
+    }
+    let others = || (0..v.pieces.len()).filter(|t| skip >> t & 1 == 0);
+    let slides = |t: usize| {
+        (0..v.players.len()).any(|p| {
+            v.geometry.cells.iter().any(|c| {
+                v.rays(t as PieceType, p, c)
+                    .any(|r| r.kind == RayKind::Slide && r.cells.len() >= 2)
+            })
+        })
+    };
+    let mut share = vec![0; v.pieces.len()];
+    for t in others().filter(|&t| 2 * value[t] <= 11 * value[pawn]) {
+        share[t] = if slides(t) { 1 } else { 2 };
+    }
+    (share, spans)
 }
 
 /// The weights' learnt tables laid out as [`Knowledge::learnt`] reads
@@ -710,6 +775,35 @@ mod tests {
         let v = embedded::variant(name).unwrap();
         let k = Knowledge::new(&v);
         (v, k)
+    }
+
+    #[test]
+    fn minor_pieces_share_an_outpost_by_how_they_move() {
+        // Derived values and the shipped weights' alike: a Knight whole,
+        // a Bishop half, a Rook, Queen, King or Pawn nothing.
+        let v = embedded::variant("chess").unwrap();
+        for k in [
+            Knowledge::new(&v),
+            Knowledge::with_weights(&v, &Weights::for_variant(&v)),
+        ] {
+            let share = |l| k.outpost_share[v.piece_by_letter(l).unwrap() as usize];
+            let shares: Vec<u8> = "NBRQKP".chars().map(share).collect();
+            assert_eq!(shares, [2, 1, 0, 0, 0, 0], "{:?}", k.value);
+        }
+        // A White piece on d4, d5, d6 may stand on an outpost, not on d3
+        // or d7; on d5 hostile pawns on c6, c7, e6, e7 could attack it.
+        let (v, k) = values("chess");
+        let cell = |name: &str| v.geometry.parse_cell(name).unwrap();
+        for (name, outpost) in [("d3", false), ("d4", true), ("d6", true), ("d7", false)] {
+            assert_eq!(k.outpost(0, cell(name)).is_some(), outpost, "{name}");
+        }
+        let span = k.outpost(0, cell("d5")).unwrap();
+        for name in ["c6", "c7", "e6", "e7"] {
+            assert!(span.contains(cell(name)), "{name}");
+        }
+        for name in ["d6", "d7", "c5", "e5", "c4"] {
+            assert!(!span.contains(cell(name)), "{name}");
+        }
     }
 
     #[test]

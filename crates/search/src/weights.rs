@@ -38,6 +38,10 @@
 //!                   # that an army has on both colours
 //! open_file = 20    # per piece sliding along a file, not a diagonal (a Rook), on a file
 //!                   # without pawns; half on one without its own pawns
+//! outpost = 30      # per minor piece that only leaps (a Knight) on a cell
+//!                   # two to four pawn moves from promoting, defended by a
+//!                   # pawn of its army and safe from every hostile pawn's
+//!                   # advance; half for a minor piece that slides (a Bishop)
 //! [values]          # centipawns per piece letter
 //! P = 100
 //! [pst]             # learnt piece-square tables (`tune --pst`): per piece
@@ -87,6 +91,7 @@ pub struct Weights {
     pub passed_king: i32,
     pub pair: i32,
     pub open_file: i32,
+    pub outpost: i32,
     /// Piece values by letter; missing letters keep the derived value.
     /// (Last: a TOML table follows the plain values.)
     pub values: BTreeMap<String, i32>,
@@ -128,6 +133,7 @@ impl Default for Weights {
             passed_king: 0,
             pair: 0,
             open_file: 0,
+            outpost: 0,
         }
     }
 }
