@@ -1173,6 +1173,27 @@ mod tests {
         }
     }
 
+    /// Visits every position of `games` random games of `v` (80 plies
+    /// each, fewer where a game ends), from the start.
+    fn random_positions(
+        v: &Arc<Variant>,
+        rng: &mut fastrand::Rng,
+        games: usize,
+        mut visit: impl FnMut(&Position),
+    ) {
+        for _ in 0..games {
+            let mut pos = v.start();
+            for _ in 0..80 {
+                visit(&pos);
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make(moves.as_slice()[rng.usize(..moves.len())]);
+            }
+        }
+    }
+
     /// The search evaluates a position in the narrowest cell sets that
     /// hold its board (one word up to 64 cells, two up to 128): every
     /// army's score is the same there, over random games.
@@ -1182,23 +1203,15 @@ mod tests {
         let mut compared = 0;
         for name in embedded::names() {
             let (v, e) = eval(name);
-            for _ in 0..20 {
-                let mut pos = v.start();
-                for _ in 0..80 {
-                    let wide = e.armies(&pos);
-                    if let Some(one) = pos.with_width::<1>() {
-                        assert_eq!(e.armies(&one), wide, "{name} {pos} (one word)");
-                    } else if let Some(two) = pos.with_width::<2>() {
-                        assert_eq!(e.armies(&two), wide, "{name} {pos} (two words)");
-                    }
-                    compared += 1;
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    pos.make(moves.as_slice()[rng.usize(..moves.len())]);
+            random_positions(&v, &mut rng, 20, |pos| {
+                let wide = e.armies(pos);
+                if let Some(one) = pos.with_width::<1>() {
+                    assert_eq!(e.armies(&one), wide, "{name} {pos} (one word)");
+                } else if let Some(two) = pos.with_width::<2>() {
+                    assert_eq!(e.armies(&two), wide, "{name} {pos} (two words)");
                 }
-            }
+                compared += 1;
+            });
         }
         assert!(compared > 10_000, "only {compared} positions compared");
     }
@@ -1223,22 +1236,14 @@ mod tests {
             w.outpost = 100;
             let on = Eval::with_weights(&v, Terms::default(), w);
             let mut gains = 0;
-            for _ in 0..10 {
-                let mut pos = v.start();
-                for _ in 0..80 {
-                    let (a, b) = (on.armies(&pos), off.armies(&pos));
-                    assert!(a.iter().zip(&b).all(|(a, b)| a >= b), "{name} {pos}");
-                    if let Some(one) = pos.with_width::<1>() {
-                        assert_eq!(on.armies(&one), a, "{name} {pos} (one word)");
-                    }
-                    gains += (a != b) as usize;
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    pos.make(moves.as_slice()[rng.usize(..moves.len())]);
+            random_positions(&v, &mut rng, 10, |pos| {
+                let (a, b) = (on.armies(pos), off.armies(pos));
+                assert!(a.iter().zip(&b).all(|(a, b)| a >= b), "{name} {pos}");
+                if let Some(one) = pos.with_width::<1>() {
+                    assert_eq!(on.armies(&one), a, "{name} {pos} (one word)");
                 }
-            }
+                gains += (a != b) as usize;
+            });
             // Random play seldom builds one on larger boards.
             if ["chess", "los-alamos", "ariana"].contains(&name) {
                 assert!(gains > 0, "{name}: no outpost");
@@ -1259,19 +1264,11 @@ mod tests {
             set(&mut w, 100);
             let on = Eval::with_weights(&v, Terms::default(), w);
             let mut costly = 0;
-            for _ in 0..10 {
-                let mut pos = v.start();
-                for _ in 0..80 {
-                    let (a, b) = (on.armies(&pos), off.armies(&pos));
-                    assert!(a.iter().zip(&b).all(|(a, b)| a <= b), "{term} {name} {pos}");
-                    costly += (a != b) as usize;
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    pos.make(moves.as_slice()[rng.usize(..moves.len())]);
-                }
-            }
+            random_positions(&v, &mut rng, 10, |pos| {
+                let (a, b) = (on.armies(pos), off.armies(pos));
+                assert!(a.iter().zip(&b).all(|(a, b)| a <= b), "{term} {name} {pos}");
+                costly += (a != b) as usize;
+            });
             let expected = v.rules.royal.is_some() && (!needs_pawns || on.know.pawn_types != 0);
             assert!(
                 !expected || costly > 0,
