@@ -44,6 +44,22 @@ struct Danger {
     no_strongest: i32,
     /// Below this the danger costs nothing.
     threshold: i32,
+    /// The middle-game cost is danger × min(danger, cap) / 4096.
+    cap: i32,
+    // The further parts, scaled by the weights' `danger_more` percent:
+    /// Per cell from which a hostile piece could give check, of the types
+    /// that have no safe check.
+    unsafe_check: i32,
+    /// Times the square of the attacks on the royal flank (the cells
+    /// within two royal steps; those attacked twice count twice), / 8.
+    flank_attack: i32,
+    /// Per cell of the royal flank the royal army attacks (taken off).
+    flank_defence: i32,
+    /// Taken off where a piece of the royal army that only leaps (a
+    /// Knight) attacks the royal zone.
+    leaper_defender: i32,
+    /// Added to every danger.
+    base: i32,
 }
 
 const DANGER: Danger = Danger {
@@ -53,6 +69,12 @@ const DANGER: Danger = Danger {
     safe_check: 800,
     no_strongest: 873,
     threshold: 100,
+    cap: 3500,
+    unsafe_check: 148,
+    flank_attack: 3,
+    flank_defence: 4,
+    leaper_defender: 100,
+    base: 37,
 };
 
 /// Which terms the evaluation uses (for measuring them by self-play).
@@ -80,6 +102,8 @@ impl Default for Terms {
 struct AttackMap<const W: usize> {
     /// Cells attacked by each army's pawns and other non-royal pieces.
     attacks: [CellSet<W>; MAX_ARMIES],
+    /// Cells attacked twice or more by them.
+    attacks2: [CellSet<W>; MAX_ARMIES],
     /// Cells attacked by each army's pawns.
     pawn_attacks: [CellSet<W>; MAX_ARMIES],
     /// Each army's pawns.
@@ -92,18 +116,22 @@ struct AttackMap<const W: usize> {
     /// making them.
     zone_hits: [[i32; MAX_ARMIES]; MAX_ARMIES],
     zone_attackers: [[i32; MAX_ARMIES]; MAX_ARMIES],
+    /// Each army's middle-game mobility bonus (its non-royal pieces').
+    mobility: [i32; MAX_ARMIES],
 }
 
 impl<const W: usize> AttackMap<W> {
     fn new() -> Self {
         AttackMap {
             attacks: Default::default(),
+            attacks2: Default::default(),
             pawn_attacks: Default::default(),
             pawns: Default::default(),
             pieces: Default::default(),
             zone: Default::default(),
             zone_hits: Default::default(),
             zone_attackers: Default::default(),
+            mobility: Default::default(),
         }
     }
 
@@ -116,16 +144,23 @@ impl<const W: usize> AttackMap<W> {
         }
     }
 
+    /// One more piece of army `a` attacks `attacks`.
+    fn attack(&mut self, a: usize, attacks: &CellSet<W>) {
+        let twice = self.attacks[a].intersection(attacks);
+        self.attacks2[a] = self.attacks2[a].union(&twice);
+        self.attacks[a] = self.attacks[a].union(attacks);
+    }
+
     /// A pawn of army `a` on `cell`, attacking `attacks`.
     fn pawn(&mut self, a: usize, attacks: &CellSet<W>, cell: Cell) {
         self.pawn_attacks[a] = self.pawn_attacks[a].union(attacks);
-        self.attacks[a] = self.attacks[a].union(attacks);
+        self.attack(a, attacks);
         self.pawns[a].insert(cell);
     }
 
     /// Another non-royal piece of army `a` on `cell`, attacking `attacks`.
     fn piece(&mut self, v: &Variant, a: usize, attacks: &CellSet<W>, cell: Cell) {
-        self.attacks[a] = self.attacks[a].union(attacks);
+        self.attack(a, attacks);
         self.pieces[a].insert(cell);
         for e in v.hostile_armies(a as u8) {
             let hits = attacks.intersection(&self.zone[e]).len() as i32;
@@ -299,6 +334,9 @@ impl Eval {
                                 let [mg, eg] = k.learnt(k.mobility_feature(t, act.moves));
                                 learnt[a][0] += mg as i32;
                                 learnt[a][1] += eg as i32;
+                                if !royal {
+                                    map.mobility[a] += mg as i32;
+                                }
                             }
                             &act.attacks
                         }
@@ -333,7 +371,9 @@ impl Eval {
                     None => pos.piece_mobility(c, owner),
                 };
                 if self.terms.mobility {
-                    *s += k.mobility_weight[t as usize] * moves as i32 / 16;
+                    let bonus = k.mobility_weight[t as usize] * moves as i32 / 16;
+                    *s += bonus;
+                    map.mobility[a] += bonus;
                 }
             }
         }
@@ -634,7 +674,9 @@ impl Eval {
     /// classical king danger made generic, [`Danger`]): from each hostile
     /// army, the pieces and attacks on the royal zone, its undefended cells,
     /// and the piece types that could check from a cell `a` does not guard
-    /// (`typed`: each army's attacks by piece type).
+    /// (`typed`: each army's attacks by piece type); with the weights'
+    /// `danger_more`, also the checks from guarded cells, the royal flank's
+    /// attacks and defence, the mobility difference and a defending Knight.
     fn royal_danger<const W: usize>(
         &self,
         pos: &Position<W>,
@@ -655,6 +697,16 @@ impl Eval {
         // Check cells are where a piece would attack the royal one from:
         // for a symmetric piece, where it attacks from the royal cell.
         let owner = k.owner(army, first);
+        let more = self.weights.danger_more;
+        // The royal flank: the cells within two royal steps.
+        let flank = if more != 0 {
+            royals.iter().fold(CellSet::<W>::EMPTY, |f, r| {
+                f.union(&k.second_ring[r as usize].to_width())
+            })
+        } else {
+            CellSet::EMPTY
+        }
+        .union(&map.zone[a]);
         let mut cost = 0;
         for e in v.hostile_armies(army) {
             // As Stockfish: no danger from fewer than two attackers (one
@@ -670,27 +722,59 @@ impl Eval {
                 .intersection(&map.attacks[e])
                 .difference(&map.attacks[a]);
             danger += DANGER.weak * weak.len() as i32;
-            let guarded = pos
+            let mut guarded = pos
                 .army_cells(e as u8)
                 .union(&map.attacks[a])
                 .union(&map.zone[a]);
+            if more != 0 {
+                // A cell next to the royal piece that only it defends is
+                // still safe for a check the hostile army supports.
+                let supported = weak.intersection(&map.attacks2[e]);
+                guarded = guarded.difference(&supported);
+            }
+            let mut unsafe_checks = CellSet::<W>::EMPTY;
             let skip = k.pawn_types | k.royal_types[e];
             for t in (0..k.ntypes).filter(|t| skip >> t & 1 == 0) {
-                let reach = typed[e * k.ntypes + t].difference(&guarded);
-                if reach.is_empty() {
+                let typed = &typed[e * k.ntypes + t];
+                // Without the further parts only safe checks count.
+                if typed.is_empty() || more == 0 && typed.difference(&guarded).is_empty() {
                     continue;
                 }
-                let checks = royals.iter().any(|r| {
-                    let from = pos.activity_as(t as u8, owner, r).attacks;
-                    !from.intersection(&reach).is_empty()
+                let from = royals.iter().fold(CellSet::<W>::EMPTY, |f, r| {
+                    f.union(&pos.activity_as(t as u8, owner, r).attacks)
                 });
-                danger += DANGER.safe_check * checks as i32;
+                let checks = from.intersection(typed);
+                if !checks.difference(&guarded).is_empty() {
+                    danger += DANGER.safe_check;
+                } else if more != 0 {
+                    unsafe_checks = unsafe_checks.union(&checks);
+                }
             }
             if !strongest {
                 danger -= DANGER.no_strongest;
             }
+            if more != 0 {
+                let attacked = flank.intersection(&map.attacks[e]).len()
+                    + flank.intersection(&map.attacks2[e]).len();
+                let defended = flank.intersection(&map.attacks[a]).len();
+                let leaper_defends = (0..k.ntypes).any(|t| {
+                    k.outpost_share[t] == 2
+                        && !typed[a * k.ntypes + t]
+                            .intersection(&map.zone[a])
+                            .is_empty()
+                });
+                let parts = DANGER.unsafe_check * unsafe_checks.len() as i32
+                    + DANGER.flank_attack * (attacked * attacked) as i32 / 8
+                    - DANGER.flank_defence * defended as i32
+                    + map.mobility[e]
+                    - map.mobility[a]
+                    - DANGER.leaper_defender * leaper_defends as i32
+                    + DANGER.base;
+                danger += parts * more / 100;
+            }
             if danger > DANGER.threshold {
-                let (mg, eg) = (danger * danger / 4096, danger / 16);
+                let cap = if more != 0 { DANGER.cap } else { i32::MAX };
+                let (mg, eg) = (danger * danger.min(cap) / 4096, danger / 16);
                 cost += (mg * phase + eg * (256 - phase)) / 256;
             }
         }
@@ -1070,6 +1154,42 @@ mod tests {
         assert_eq!(term("king_danger", no_queen, 100), 0);
     }
 
+    /// The royal danger's further parts (`danger_more`): what they add to
+    /// White's score in a chess position, the danger at full scale.
+    fn danger_more_added(fen: &str) -> i32 {
+        let v = embedded::variant("chess").unwrap();
+        let mut w = Weights {
+            king_danger: 100,
+            ..Weights::default()
+        };
+        let off = Eval::with_weights(&v, Terms::default(), w.clone());
+        w.danger_more = 100;
+        let on = Eval::with_weights(&v, Terms::default(), w);
+        let p = Position::from_string(v, fen).unwrap();
+        on.two_sided(&p) - off.two_sided(&p)
+    }
+
+    #[test]
+    fn the_royal_dangers_further_parts_weigh_flanks_checks_and_defenders() {
+        // Queen h5 and Knight g5 against the King on g8: the attacks on
+        // its flank, the unsafe Knight check on h6 (f6 and e7 checks are
+        // none) and the base add to the danger.
+        let attack = "r4rk1/ppp2ppp/8/6NQ/8/8/PPP2PPP/R5K1 w - - 0 1";
+        let added = danger_more_added(attack);
+        assert!(added > 0, "{added}");
+        // A black Knight on e8 defends g7 next to its King and the flank:
+        // less danger than without it.
+        let defended = "r3nrk1/ppp2ppp/8/6NQ/8/8/PPP2PPP/R5K1 w - - 0 1";
+        let with_knight = danger_more_added(defended);
+        assert!(with_knight < added, "{with_knight} {added}");
+        // The parts only weigh a danger that is there: none at the start,
+        // nor with the attackers away from the King.
+        let start = embedded::variant("chess").unwrap().start().to_string();
+        assert_eq!(danger_more_added(&start), 0);
+        let quiet = "r4rk1/ppp2ppp/8/8/Q7/8/PPP2PPP/RN4K1 w - - 0 1";
+        assert_eq!(danger_more_added(quiet), 0);
+    }
+
     /// What learnt tables add to White's score (two sides) in a chess
     /// position: the same entry for the middle and the end game, so the
     /// phase does not matter.
@@ -1219,6 +1339,14 @@ mod tests {
     #[test]
     fn royal_danger_and_storm_only_cost_and_sometimes_do_in_every_variant() {
         only_costs_and_sometimes_does("king_danger", |w, x| w.king_danger = x, false);
+        only_costs_and_sometimes_does(
+            "king_danger with danger_more",
+            |w, x| {
+                w.danger_more = 100;
+                w.king_danger = x;
+            },
+            false,
+        );
         only_costs_and_sometimes_does("storm", |w, x| w.storm = x, true);
     }
 

@@ -331,6 +331,7 @@ fn knobs(v: &Arc<Variant>, start: &Weights) -> Vec<Knob> {
     scalar!(pair, 5);
     scalar!(open_file, 3);
     scalar!(outpost, 3);
+    scalar!(danger_more, 20);
     k
 }
 

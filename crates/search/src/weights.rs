@@ -42,6 +42,10 @@
 //!                   # two to four pawn moves from promoting, defended by a
 //!                   # pawn of its army and safe from every hostile pawn's
 //!                   # advance; half for a minor piece that slides (a Bishop)
+//! danger_more = 100 # percent of the royal danger's further parts (with
+//!                   # king_danger): checks from guarded cells, attacks on
+//!                   # and defence of the cells within two royal steps, the
+//!                   # mobility difference, a Knight defending, a constant
 //! [values]          # centipawns per piece letter
 //! P = 100
 //! [pst]             # learnt piece-square tables (`tune --pst`): per piece
@@ -92,6 +96,7 @@ pub struct Weights {
     pub pair: i32,
     pub open_file: i32,
     pub outpost: i32,
+    pub danger_more: i32,
     /// Piece values by letter; missing letters keep the derived value.
     /// (Last: a TOML table follows the plain values.)
     pub values: BTreeMap<String, i32>,
@@ -134,6 +139,7 @@ impl Default for Weights {
             pair: 0,
             open_file: 0,
             outpost: 0,
+            danger_more: 0,
         }
     }
 }
