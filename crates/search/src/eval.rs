@@ -55,8 +55,8 @@ struct Danger {
     flank_attack: i32,
     /// Per cell of the royal flank the royal army attacks (taken off).
     flank_defence: i32,
-    /// Taken off where a piece of the royal army that only leaps (a
-    /// Knight) attacks the royal zone.
+    /// Taken off where a minor piece of the royal army that only leaps
+    /// (a Knight: [`Knowledge::outpost_share`] 2) attacks the royal zone.
     leaper_defender: i32,
     /// Added to every danger.
     base: i32,
@@ -1172,8 +1172,9 @@ mod tests {
     #[test]
     fn the_royal_dangers_further_parts_weigh_flanks_checks_and_defenders() {
         // Queen h5 and Knight g5 against the King on g8: the attacks on
-        // its flank, the unsafe Knight check on h6 (f6 and e7 checks are
-        // none) and the base add to the danger.
+        // its flank, the base, and the Queen's check on h7, which only the
+        // King defends and the Knight supports (safe with the parts, not
+        // without), add to the danger.
         let attack = "r4rk1/ppp2ppp/8/6NQ/8/8/PPP2PPP/R5K1 w - - 0 1";
         let added = danger_more_added(attack);
         assert!(added > 0, "{added}");
