@@ -164,12 +164,7 @@ impl<const W: usize> Position<W> {
                     continue;
                 };
                 let c = ray[i];
-                if mine(c)
-                    && (bit(c) & l.slide != 0
-                        || l.limited
-                            .iter()
-                            .any(|&(m, r)| bit(c) & m != 0 && i < r as usize))
-                {
+                if mine(c) && l.rides(bit(c), i) {
                     offer(c);
                 }
                 if l.hop != 0 {

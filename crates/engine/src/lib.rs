@@ -34,6 +34,7 @@
 //! ```
 
 pub mod betza;
+mod blockers;
 mod checking;
 mod exchange;
 mod facing;

@@ -250,10 +250,7 @@ impl<const W: usize> Position<W> {
                 continue;
             }
             let bit = self.type_bit(ray[i], army);
-            if (bit & l.slide != 0
-                || l.limited
-                    .iter()
-                    .any(|&(m, r)| bit & m != 0 && i < r as usize))
+            if l.rides(bit, i)
                 && (!PATHS || self.capture_allowed(player, ray[i], &ray[..i], cell, true))
             {
                 return true;
@@ -735,12 +732,7 @@ impl<const W: usize> Position<W> {
                         |k: usize| cell(k).is_some_and(|c| army_of(self.board[c as usize]) == army);
                     let enemy = |k: usize| cell(k).map_or(0, |c| self.type_bit(c, pl.army));
                     // Own piece in front of an enemy slider: pinned.
-                    let d1 = found[1];
-                    let slides = enemy(1) & l.slide != 0
-                        || l.limited
-                            .iter()
-                            .any(|&(m, range)| enemy(1) & m != 0 && d1 < range as usize);
-                    if own(0) && slides {
+                    if own(0) && l.rides(enemy(1), found[1]) {
                         leave.insert(ray[found[0]]);
                     }
                     if l.hop != 0 {

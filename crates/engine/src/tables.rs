@@ -54,6 +54,19 @@ pub(crate) struct LineAttack {
     pub limited: [(TypeMask, u8); 2],
 }
 
+impl LineAttack {
+    /// Does a piece of the `types` attack along this line from the
+    /// `index`-th cell of its ray (0: next to the target)?
+    #[inline(always)]
+    pub fn rides(&self, types: TypeMask, index: usize) -> bool {
+        types & self.slide != 0
+            || self
+                .limited
+                .iter()
+                .any(|&(m, range)| types & m != 0 && index < range as usize)
+    }
+}
+
 /// Reverse tables for one player: what attacks a cell.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct AttackTables {

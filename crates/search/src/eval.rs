@@ -60,6 +60,9 @@ struct Danger {
     leaper_defender: i32,
     /// Added to every danger.
     base: i32,
+    /// Per piece alone between a royal piece and a hostile rider
+    /// ([`Position::royal_blockers`]), scaled by the weights' `danger_pins`.
+    blocker: i32,
 }
 
 const DANGER: Danger = Danger {
@@ -75,6 +78,7 @@ const DANGER: Danger = Danger {
     flank_defence: 4,
     leaper_defender: 100,
     base: 37,
+    blocker: 98,
 };
 
 /// Which terms the evaluation uses (for measuring them by self-play).
@@ -676,7 +680,8 @@ impl Eval {
     /// and the piece types that could check from a cell `a` does not guard
     /// (`typed`: each army's attacks by piece type); with the weights'
     /// `danger_more`, also the checks from guarded cells, the royal flank's
-    /// attacks and defence, the mobility difference and a defending Knight.
+    /// attacks and defence, the mobility difference and a defending Knight;
+    /// with `danger_pins`, the pieces alone between it and a hostile rider.
     fn royal_danger<const W: usize>(
         &self,
         pos: &Position<W>,
@@ -707,6 +712,9 @@ impl Eval {
             CellSet::EMPTY
         }
         .union(&map.zone[a]);
+        let pins = self.weights.danger_pins;
+        // Found once, when a danger needs them.
+        let mut blockers = None;
         let mut cost = 0;
         for e in v.hostile_armies(army) {
             // As Stockfish: no danger from fewer than two attackers (one
@@ -752,6 +760,10 @@ impl Eval {
             }
             if !strongest {
                 danger -= DANGER.no_strongest;
+            }
+            if pins != 0 {
+                let n = *blockers.get_or_insert_with(|| pos.royal_blockers(army).len() as i32);
+                danger += DANGER.blocker * n * pins / 100;
             }
             if more != 0 {
                 let attacked = flank.intersection(&map.attacks[e]).len()
@@ -1154,19 +1166,39 @@ mod tests {
         assert_eq!(term("king_danger", no_queen, 100), 0);
     }
 
-    /// The royal danger's further parts (`danger_more`): what they add to
-    /// White's score in a chess position, the danger at full scale.
-    fn danger_more_added(fen: &str) -> i32 {
+    /// What a part of the royal danger `set` turns on adds to White's
+    /// score in a chess position, the danger at full scale.
+    fn danger_added(fen: &str, set: fn(&mut Weights)) -> i32 {
         let v = embedded::variant("chess").unwrap();
         let mut w = Weights {
             king_danger: 100,
             ..Weights::default()
         };
         let off = Eval::with_weights(&v, Terms::default(), w.clone());
-        w.danger_more = 100;
+        set(&mut w);
         let on = Eval::with_weights(&v, Terms::default(), w);
         let p = Position::from_string(v, fen).unwrap();
         on.two_sided(&p) - off.two_sided(&p)
+    }
+
+    /// The royal danger's further parts (`danger_more`).
+    fn danger_more_added(fen: &str) -> i32 {
+        danger_added(fen, |w| w.danger_more = 100)
+    }
+
+    #[test]
+    fn a_piece_pinned_to_the_royal_one_adds_to_its_danger() {
+        let pins = |fen| danger_added(fen, |w| w.danger_pins = 100);
+        // Queen h5 and Knight g5 against the King on g8, and the Bishop on
+        // b3 pins the Pawn on f7: 98 more danger for Black.
+        let pinned = "r4rk1/ppp2ppp/8/6NQ/8/1B6/PPP2PPP/R5K1 w - - 0 1";
+        assert!(pins(pinned) > 0, "{}", pins(pinned));
+        // Without the Bishop nothing stands alone in a rider's line.
+        let attack = "r4rk1/ppp2ppp/8/6NQ/8/8/PPP2PPP/R5K1 w - - 0 1";
+        assert_eq!(pins(attack), 0);
+        // A pin without an attack on the King is no danger.
+        let quiet = "r4rk1/ppp2ppp/8/8/8/1B6/PPP2PPP/R5K1 w - - 0 1";
+        assert_eq!(pins(quiet), 0);
     }
 
     #[test]
@@ -1348,6 +1380,14 @@ mod tests {
             },
             false,
         );
+        only_costs_and_sometimes_does(
+            "king_danger with danger_pins",
+            |w, x| {
+                w.danger_pins = 100;
+                w.king_danger = x;
+            },
+            false,
+        );
         only_costs_and_sometimes_does("storm", |w, x| w.storm = x, true);
     }
 
@@ -1396,6 +1436,11 @@ mod tests {
             random_positions(&v, &mut rng, 10, |pos| {
                 let (a, b) = (on.armies(pos), off.armies(pos));
                 assert!(a.iter().zip(&b).all(|(a, b)| a <= b), "{term} {name} {pos}");
+                if let Some(one) = pos.with_width::<1>() {
+                    assert_eq!(on.armies(&one), a, "{term} {name} {pos} (one word)");
+                } else if let Some(two) = pos.with_width::<2>() {
+                    assert_eq!(on.armies(&two), a, "{term} {name} {pos} (two words)");
+                }
                 costly += (a != b) as usize;
             });
             let expected = v.rules.royal.is_some() && (!needs_pawns || on.know.pawn_types != 0);

@@ -332,6 +332,7 @@ fn knobs(v: &Arc<Variant>, start: &Weights) -> Vec<Knob> {
     scalar!(open_file, 3);
     scalar!(outpost, 3);
     scalar!(danger_more, 20);
+    scalar!(danger_pins, 20);
     k
 }
 

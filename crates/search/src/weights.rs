@@ -46,6 +46,9 @@
 //!                   # king_danger): checks from guarded cells, attacks on
 //!                   # and defence of the cells within two royal steps, the
 //!                   # mobility difference, a Knight defending, a constant
+//! danger_pins = 100 # percent of the royal danger's 98 per piece, of any
+//!                   # army, alone between a royal piece and a hostile
+//!                   # rider (pinned, or able to uncover a check)
 //! [values]          # centipawns per piece letter
 //! P = 100
 //! [pst]             # learnt piece-square tables (`tune --pst`): per piece
@@ -97,6 +100,7 @@ pub struct Weights {
     pub open_file: i32,
     pub outpost: i32,
     pub danger_more: i32,
+    pub danger_pins: i32,
     /// Piece values by letter; missing letters keep the derived value.
     /// (Last: a TOML table follows the plain values.)
     pub values: BTreeMap<String, i32>,
@@ -140,6 +144,7 @@ impl Default for Weights {
             open_file: 0,
             outpost: 0,
             danger_more: 0,
+            danger_pins: 0,
         }
     }
 }
