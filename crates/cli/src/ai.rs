@@ -1,7 +1,7 @@
 //! The AI's command-line settings (shared by `analyze` and `play`), and
 //! `analyze` itself: best move, score, line and speed for one position.
 
-use quadrille_engine::Position;
+use quadrille_engine::{Position, Variant};
 use quadrille_search::{score, Limits, MultiAlgorithm, Options, Params, SearchResult, Searcher};
 use std::io::Write;
 
@@ -44,6 +44,10 @@ pub struct EngineArgs {
     /// `quadrille_search::Params`); may be repeated.
     #[arg(long, value_name = "NAME:VALUE")]
     pub tune: Vec<String>,
+    /// Evaluation weights from this file (as `tune` writes them) instead
+    /// of the variant's shipped ones.
+    #[arg(long, value_name = "PATH")]
+    pub weights: Option<String>,
 }
 
 /// `--multi`: the names of [`MultiAlgorithm`], listed in `--help`.
@@ -72,6 +76,17 @@ impl EngineArgs {
             params,
             ..Options::default()
         })
+    }
+
+    /// A searcher of variant `v` with these settings and weights.
+    pub fn searcher(&self, v: &Variant) -> Result<Searcher, String> {
+        let mut searcher = Searcher::new(self.options()?);
+        if let Some(path) = &self.weights {
+            let w = quadrille_protocol::weights_file::read(path, v)
+                .map_err(|e| format!("--weights: {e}"))?;
+            searcher.set_weights(Some(w));
+        }
+        Ok(searcher)
     }
 
     /// The limits given, or `default` when none is.
@@ -119,9 +134,9 @@ fn row(pos: &Position, r: &SearchResult) -> String {
 /// `analyze`: searches the position and prints each iteration and the
 /// result.
 pub fn analyze(pos: &Position, args: &EngineArgs) -> Result<(), String> {
-    let mut searcher = Searcher::new(args.options()?);
-    let limits = args.limits(Limits::movetime(2_000));
     let v = pos.variant();
+    let mut searcher = args.searcher(v)?;
+    let limits = args.limits(Limits::movetime(2_000));
     let player = &v.players[pos.to_move()];
     let values = {
         let e = searcher.evaluation(pos);

@@ -534,10 +534,10 @@ fn run(cli: Cli) -> Result<(), String> {
             let seats = play::Seats {
                 random,
                 ai,
-                options: engine.options()?,
+                searcher: engine.searcher(&v)?,
                 limits: engine.limits(quadrille_search::Limits::level(5)),
             };
-            play::run(p, &seats, seed)
+            play::run(p, seats, seed)
         }
         Command::Analyze {
             variant,

@@ -3,7 +3,7 @@
 
 use crate::board;
 use quadrille_engine::{MoveKind, Position};
-use quadrille_search::{score, Limits, Options, Searcher};
+use quadrille_search::{score, Limits, Searcher};
 use std::io::{self, BufRead, Write};
 
 /// Who plays which seat besides the humans.
@@ -12,14 +12,15 @@ pub struct Seats {
     pub random: Vec<char>,
     /// Player tags of the AI.
     pub ai: Vec<char>,
-    pub options: Options,
+    /// The AI's searcher, with its settings and weights.
+    pub searcher: Searcher,
     pub limits: Limits,
 }
 
 const HELP: &str = "Enter a move like e2e4 (promotion: e7e8q; castling: the king's move, e1g1). \
 Commands: moves, undo, fen, help, quit.";
 
-pub fn run(mut p: Position, seats: &Seats, seed: Option<u64>) -> Result<(), String> {
+pub fn run(mut p: Position, mut seats: Seats, seed: Option<u64>) -> Result<(), String> {
     let v = p.variant().clone();
     for (option, tags) in [("--random", &seats.random), ("--ai", &seats.ai)] {
         for t in tags {
@@ -38,7 +39,6 @@ pub fn run(mut p: Position, seats: &Seats, seed: Option<u64>) -> Result<(), Stri
     }
     let random = &seats.random;
     let machine = |tag: char| random.contains(&tag) || seats.ai.contains(&tag);
-    let mut searcher = Searcher::new(seats.options);
     let mut rng = seed.map(fastrand::Rng::with_seed).unwrap_or_default();
     let stdin = io::stdin();
     let mut lines = stdin.lock().lines();
@@ -99,7 +99,7 @@ pub fn run(mut p: Position, seats: &Seats, seed: Option<u64>) -> Result<(), Stri
             continue;
         }
         if seats.ai.contains(&player.tag) {
-            let r = searcher.best_move(&p, &seats.limits);
+            let r = seats.searcher.best_move(&p, &seats.limits);
             // The search returns a legal move whenever there is one.
             let Some(m) = r.best.filter(|m| moves.iter().any(|l| l == m)) else {
                 return Err(format!("the AI found no move for {}", player.name));

@@ -55,6 +55,31 @@ fn analyze_prints_iterations_and_the_best_move() {
     );
 }
 
+/// `--weights`: the evaluation reads the file's weights (its piece value
+/// shows); a file that is not weights is an error naming the option.
+#[test]
+fn analyze_with_a_weights_file() {
+    let dir = std::env::temp_dir().join(format!("quadrille-analyze-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("queen.toml");
+    std::fs::write(&good, "[values]\nQ = 2000\n").unwrap();
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "bogus = 1\n").unwrap();
+    let (good, bad) = (good.to_str().unwrap(), bad.to_str().unwrap());
+    let out = quadrille(&["analyze", "chess", "--depth", "2", "--weights", good], "");
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("Q=2000 (file)"), "{stdout}");
+    let out = quadrille(&["analyze", "chess", "--depth", "2", "--weights", bad], "");
+    let (_, stderr) = text(&out);
+    assert!(!out.status.success());
+    assert!(
+        stderr.starts_with(&format!("error: --weights: {bad}:")) && stderr.contains("bogus"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn analyze_refuses_an_illegal_move_first() {
     let out = quadrille(&["analyze", "chess", "--moves", "e2e5"], "");
