@@ -1373,16 +1373,9 @@ mod tests {
     fn royal_danger_and_storm_only_cost_and_sometimes_do_in_every_variant() {
         only_costs_and_sometimes_does("king_danger", |w, x| w.king_danger = x, false);
         only_costs_and_sometimes_does(
-            "king_danger with danger_more",
+            "king_danger with danger_more and danger_pins",
             |w, x| {
                 w.danger_more = 100;
-                w.king_danger = x;
-            },
-            false,
-        );
-        only_costs_and_sometimes_does(
-            "king_danger with danger_pins",
-            |w, x| {
                 w.danger_pins = 100;
                 w.king_danger = x;
             },
