@@ -1347,6 +1347,16 @@ mod tests {
         }
     }
 
+    /// Every army's score of `pos` in the narrowest cell sets that hold
+    /// its board (one word up to 64 cells, two up to 128) is `wide`'s.
+    fn assert_narrow_sets_agree(e: &Eval, pos: &Position, wide: &[i32; MAX_ARMIES], what: &str) {
+        if let Some(one) = pos.with_width::<1>() {
+            assert_eq!(&e.armies(&one), wide, "{what} {pos} (one word)");
+        } else if let Some(two) = pos.with_width::<2>() {
+            assert_eq!(&e.armies(&two), wide, "{what} {pos} (two words)");
+        }
+    }
+
     /// The search evaluates a position in the narrowest cell sets that
     /// hold its board (one word up to 64 cells, two up to 128): every
     /// army's score is the same there, over random games.
@@ -1357,12 +1367,7 @@ mod tests {
         for name in embedded::names() {
             let (v, e) = eval(name);
             random_positions(&v, &mut rng, 20, |pos| {
-                let wide = e.armies(pos);
-                if let Some(one) = pos.with_width::<1>() {
-                    assert_eq!(e.armies(&one), wide, "{name} {pos} (one word)");
-                } else if let Some(two) = pos.with_width::<2>() {
-                    assert_eq!(e.armies(&two), wide, "{name} {pos} (two words)");
-                }
+                assert_narrow_sets_agree(&e, pos, &e.armies(pos), name);
                 compared += 1;
             });
         }
@@ -1401,9 +1406,7 @@ mod tests {
             random_positions(&v, &mut rng, 10, |pos| {
                 let (a, b) = (on.armies(pos), off.armies(pos));
                 assert!(a.iter().zip(&b).all(|(a, b)| a >= b), "{name} {pos}");
-                if let Some(one) = pos.with_width::<1>() {
-                    assert_eq!(on.armies(&one), a, "{name} {pos} (one word)");
-                }
+                assert_narrow_sets_agree(&on, pos, &a, name);
                 gains += (a != b) as usize;
             });
             // Random play seldom builds one on larger boards.
@@ -1429,11 +1432,7 @@ mod tests {
             random_positions(&v, &mut rng, 10, |pos| {
                 let (a, b) = (on.armies(pos), off.armies(pos));
                 assert!(a.iter().zip(&b).all(|(a, b)| a <= b), "{term} {name} {pos}");
-                if let Some(one) = pos.with_width::<1>() {
-                    assert_eq!(on.armies(&one), a, "{term} {name} {pos} (one word)");
-                } else if let Some(two) = pos.with_width::<2>() {
-                    assert_eq!(on.armies(&two), a, "{term} {name} {pos} (two words)");
-                }
+                assert_narrow_sets_agree(&on, pos, &a, &format!("{term} {name}"));
                 costly += (a != b) as usize;
             });
             let expected = v.rules.royal.is_some() && (!needs_pawns || on.know.pawn_types != 0);
