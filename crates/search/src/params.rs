@@ -49,6 +49,10 @@ pub struct Params {
     /// Plies of reduction more for quiet moves where the table's move is a
     /// capture (Stockfish's `ttCapture`: the quiet ones rarely do better).
     pub lmr_tt_capture: i32,
+    /// Plies less reduction at a node that is or was on the principal line
+    /// (the table remembers which were: Stockfish's `ttPv`), unless a PV
+    /// node's table entry already failed low as deep (0 off).
+    pub lmr_tt_pv: i32,
     /// Captures and promotions are reduced too where the node is expected
     /// to fail high or even the victim's value leaves the static score
     /// below alpha (Stockfish's; 0 off, 1 on).
@@ -189,6 +193,7 @@ impl Default for Params {
             lmr_cut_node: 0,
             lmr_checks: 0,
             lmr_tt_capture: 0,
+            lmr_tt_pv: 0,
             lmr_captures: 0,
             tt_eval: 0,
             razor_margin: 0,
@@ -240,7 +245,7 @@ impl Params {
     }
 
     /// Every parameter by name (the field's), the one list that names them.
-    fn fields(&mut self) -> [(&'static str, &mut i32); 51] {
+    fn fields(&mut self) -> [(&'static str, &mut i32); 52] {
         [
             ("rfp_margin", &mut self.rfp_margin),
             ("rfp_depth", &mut self.rfp_depth),
@@ -260,6 +265,7 @@ impl Params {
             ("lmr_cut_node", &mut self.lmr_cut_node),
             ("lmr_checks", &mut self.lmr_checks),
             ("lmr_tt_capture", &mut self.lmr_tt_capture),
+            ("lmr_tt_pv", &mut self.lmr_tt_pv),
             ("lmr_captures", &mut self.lmr_captures),
             ("tt_eval", &mut self.tt_eval),
             ("razor_margin", &mut self.razor_margin),

@@ -191,6 +191,9 @@ pub struct Searcher {
     pub(crate) checks: Vec<(u64, bool)>,
     /// Two sides: per ply, the move a singular-extension test leaves out.
     pub(crate) excluded: Vec<Option<Move>>,
+    /// Two sides: per ply, whether the node is or was on the principal
+    /// line (Stockfish's `ttPv`), stored with its result.
+    pub(crate) tt_pv: Vec<bool>,
     /// Late move reductions by depth * 64 + move number.
     pub(crate) reductions: Vec<u8>,
     /// The parameters in use: the options' with the variant's own values
@@ -234,6 +237,8 @@ pub(crate) struct Probe {
     pub cutoff: Option<i32>,
     /// The stored score (from this ply), its bound and depth.
     pub entry: Option<(i32, Bound, i32)>,
+    /// The stored node was on the principal line (see [`crate::tt::Entry::pv`]).
+    pub pv: bool,
 }
 
 impl Default for Searcher {
@@ -271,6 +276,7 @@ impl Searcher {
             iteration_depth: 0,
             evals: vec![0; MAX_PLY + 1],
             excluded: vec![None; MAX_PLY + 1],
+            tt_pv: vec![false; MAX_PLY + 2],
             checks: vec![(0, false); MAX_PLY + 2],
             reductions: reductions(&options.params),
             params: options.params,
@@ -717,6 +723,7 @@ impl Searcher {
             mv: e.mv,
             cutoff: (cut && e.depth as i32 >= depth && decided).then_some(s),
             entry: Some((s, e.bound, e.depth as i32)),
+            pv: e.pv,
         }
     }
 
@@ -727,7 +734,7 @@ impl Searcher {
     }
 
     /// Stores a node's result, its bound from the window it was searched
-    /// with.
+    /// with, and whether the node is on the principal line (`tt_pv`).
     pub(crate) fn store(
         &mut self,
         key: u64,
@@ -744,7 +751,13 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, mv, to_table(best, ply), depth, bound);
+        self.tt.store(
+            key,
+            mv,
+            to_table(best, ply),
+            (depth, bound),
+            self.tt_pv[ply],
+        );
     }
 
     /// A child of a maximising node scored `s` after `m`: the best score,

@@ -25,16 +25,19 @@ pub struct Entry {
     pub score: i32,
     pub depth: i16,
     pub bound: Bound,
+    /// The node was on the principal line, or below one that was
+    /// (Stockfish's `ttPv`).
+    pub pv: bool,
     /// The search that wrote it (older entries are replaced first).
     generation: u8,
 }
 
-/// Generations wrap at this (five bits of the packed entry).
-const GENERATIONS: u8 = 32;
+/// Generations wrap at this (four bits of the packed entry).
+const GENERATIONS: u8 = 16;
 
 impl Entry {
     /// The entry as one word: move (32 bits), score (16), depth (8), bound
-    /// (2), whether there is a move (1), generation (5).
+    /// (2), whether there is a move (1), generation (4), principal line (1).
     fn pack(&self) -> u64 {
         let mv = self.mv.map_or(0, pack_move) as u64;
         let bound = match self.bound {
@@ -47,6 +50,7 @@ impl Entry {
             | bound << 56
             | (self.mv.is_some() as u64) << 58
             | ((self.generation % GENERATIONS) as u64) << 59
+            | (self.pv as u64) << 63
     }
 
     fn unpack(key: u64, data: u64) -> Entry {
@@ -60,7 +64,8 @@ impl Entry {
                 2 => Bound::Upper,
                 _ => Bound::Exact,
             },
-            generation: (data >> 59) as u8,
+            pv: data >> 63 != 0,
+            generation: (data >> 59) as u8 % GENERATIONS,
         }
     }
 }
@@ -174,9 +179,17 @@ impl Table {
         self.entries(key).into_iter().find(|e| e.key == key)
     }
 
-    /// Stores a result. The first slot keeps the deepest result of the
-    /// current search; the second takes whatever the first does not.
-    pub fn store(&self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
+    /// Stores a result (`pv`: see [`Entry::pv`]). The first slot keeps the
+    /// deepest result of the current search; the second takes whatever the
+    /// first does not.
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Option<Move>,
+        score: i32,
+        (depth, bound): (i32, Bound),
+        pv: bool,
+    ) {
         let generation = self.generation.load(Relaxed);
         let old = self.entries(key);
         let depth = depth.clamp(i8::MIN as i32, i8::MAX as i32) as i16;
@@ -188,6 +201,7 @@ impl Table {
             score: score.clamp(i16::MIN as i32, i16::MAX as i32),
             depth,
             bound,
+            pv,
             generation,
         };
         let slots = self.bucket(key);
@@ -226,16 +240,17 @@ mod tests {
     fn stores_and_finds() {
         let t = Table::new(1);
         let m = Move::new(12, 28);
-        t.store(0xABCD, Some(m), 35, 4, Bound::Lower);
+        t.store(0xABCD, Some(m), 35, (4, Bound::Lower), true);
         let e = t.probe(0xABCD).expect("stored");
         assert_eq!(
-            (e.mv, e.score, e.depth, e.bound),
-            (Some(m), 35, 4, Bound::Lower)
+            (e.mv, e.score, e.depth, e.bound, e.pv),
+            (Some(m), 35, 4, Bound::Lower, true)
         );
         assert!(t.probe(0xABCE).is_none());
         // A result without a move keeps the old move.
-        t.store(0xABCD, None, -10, 6, Bound::Upper);
-        assert_eq!(t.probe(0xABCD).unwrap().mv, Some(m));
+        t.store(0xABCD, None, -10, (6, Bound::Upper), false);
+        let e = t.probe(0xABCD).unwrap();
+        assert_eq!((e.mv, e.pv), (Some(m), false));
         t.clear();
         assert!(t.probe(0xABCD).is_none());
     }
@@ -245,9 +260,9 @@ mod tests {
         let t = Table::new(1);
         let n = t.buckets.len() as u64;
         let (a, b, c) = (5, 5 + n, 5 + 2 * n);
-        t.store(a, None, 1, 9, Bound::Exact);
-        t.store(b, None, 2, 1, Bound::Exact);
-        t.store(c, None, 3, 1, Bound::Exact);
+        t.store(a, None, 1, (9, Bound::Exact), false);
+        t.store(b, None, 2, (1, Bound::Exact), false);
+        t.store(c, None, 3, (1, Bound::Exact), false);
         assert_eq!(t.probe(a).unwrap().score, 1);
         assert_eq!(t.probe(c).unwrap().score, 3);
         assert!(t.probe(b).is_none());
@@ -292,11 +307,12 @@ mod tests {
             let key = 0x1234_5678_0000 + i as u64;
             let score = [-31_000, -1, 0, 1, 30_999, 77, -500][i];
             let depth = [-1, 0, 1, 20, 63, 100, 5][i];
-            t.store(key, Some(m), score, depth, Bound::Upper);
+            let pv = i % 2 == 0;
+            t.store(key, Some(m), score, (depth, Bound::Upper), pv);
             let e = t.probe(key).expect("stored");
             assert_eq!(
-                (e.mv, e.score, e.depth as i32, e.bound),
-                (Some(m), score, depth, Bound::Upper)
+                (e.mv, e.score, e.depth as i32, e.bound, e.pv),
+                (Some(m), score, depth, Bound::Upper, pv)
             );
         }
     }

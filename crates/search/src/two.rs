@@ -151,6 +151,7 @@ impl Searcher {
         beta: i32,
     ) -> i32 {
         self.sides[0] = pos.army_to_move();
+        self.tt_pv[0] = true;
         self.root_iteration(
             pos,
             root,
@@ -326,6 +327,11 @@ impl Searcher {
         }
         let side = pos.army_to_move();
         self.sides[ply] = side;
+        // On the principal line, or once was (the singular test of the
+        // node keeps the node's own flag).
+        if excluded.is_none() {
+            self.tt_pv[ply] = pv_node || probe.pv;
+        }
         if self.options.null_move
             && node.null_ok
             && excluded.is_none()
@@ -433,6 +439,12 @@ impl Searcher {
         // (asked only where the option is on: every node passes here).
         let tt_capture =
             p.lmr_tt_capture > 0 && table_move.is_some_and(|t| is_tactical(pos, t, &self.values));
+        // Fewer reductions on a principal line, or one that was, unless the
+        // table says this PV node already failed low as deep.
+        let likely_fail_low = pv_node
+            && table_move.is_some()
+            && matches!(probe.entry, Some((_, Bound::Upper | Bound::Exact, d)) if d >= depth);
+        let pv_less = p.lmr_tt_pv * (self.tt_pv[ply] && !likely_fail_low) as i32;
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move: Option<Move> = None;
@@ -575,6 +587,7 @@ impl Searcher {
                         + !improving as i32
                         + p.lmr_cut_node * node.cut as i32
                         + p.lmr_tt_capture * (tt_capture && !tactical) as i32
+                        - pv_less
                         - history / p.lmr_history_div;
                     r = r.clamp(0, (d - 1).max(0));
                 }
@@ -620,6 +633,11 @@ impl Searcher {
             return self.terminal(pos, ply, side);
         }
         if excluded.is_none() {
+            // A node that failed low below a principal line joins it: the
+            // move before it was likely good (Stockfish's).
+            if best <= original_alpha {
+                self.tt_pv[ply] |= ply > 0 && self.tt_pv[ply - 1] && depth > 3;
+            }
             self.store(key, best_move, best, (original_alpha, beta), depth, ply);
             // The correction learns where the result says which way the
             // static score erred: not from a cut the static score foresaw
@@ -848,8 +866,11 @@ impl Searcher {
             if let Some(s) = probe.cutoff {
                 return s;
             }
+            // Stored again as it was.
+            self.tt_pv[ply] = probe.pv;
             probe.mv
         } else {
+            self.tt_pv[ply] = false;
             None
         };
         let evasions = q < self.params.q_evasions.max(0) as usize
@@ -1040,6 +1061,7 @@ mod tests {
             "bad_captures_last:2",
             "razor_margin:200",
             "lmr_captures:1",
+            "lmr_tt_pv:2",
         ] {
             assert_ne!(with(setting), base, "{setting} changed nothing");
         }
@@ -1064,5 +1086,39 @@ mod tests {
         assert!(s.reduction(3, 10) >= 1);
         assert!(s.reduction(12, 40) > s.reduction(4, 5));
         assert!(s.reduction(100, 1000) <= 8);
+    }
+
+    /// The table marks the principal line's nodes as such, and not a
+    /// poor move's refutation off it.
+    #[test]
+    fn the_principal_line_is_marked_in_the_table() {
+        let v = embedded::variant("chess").unwrap();
+        let mut s = Searcher::new(Options::default());
+        let result = s.best_move(&v.start(), &Limits::depth(8));
+        let marked = |s: &Searcher, line: &[&str]| {
+            let mut pos = v.start();
+            for m in line {
+                let m = pos.parse_move(m).unwrap();
+                pos.make(m);
+            }
+            s.tt.probe(pos.key()).map(|e| e.pv)
+        };
+        let line: Vec<String> = {
+            let mut pos = v.start();
+            result.pv[..4]
+                .iter()
+                .map(|&m| {
+                    let text = pos.move_to_string(m);
+                    pos.make(m);
+                    text
+                })
+                .collect()
+        };
+        for n in 1..=line.len() {
+            let prefix: Vec<&str> = line[..n].iter().map(String::as_str).collect();
+            assert_eq!(marked(&s, &prefix), Some(true), "{prefix:?} not marked");
+        }
+        // 1. g4, refuted at a null window and never the best.
+        assert_eq!(marked(&s, &["g2g4"]), Some(false));
     }
 }
