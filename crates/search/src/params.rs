@@ -37,6 +37,9 @@ pub struct Params {
     /// (both in hundredths).
     pub lmr_base: i32,
     pub lmr_div: i32,
+    /// Late move reductions start at this move (counted from 0, the first
+    /// searched; Stockfish's from the second, 1).
+    pub lmr_move: i32,
     /// History score (of [`crate::ordering`]'s range) worth one ply of
     /// reduction more or less.
     pub lmr_history_div: i32,
@@ -189,6 +192,7 @@ impl Default for Params {
             null_eval_div: 200,
             lmr_base: 75,
             lmr_div: 225,
+            lmr_move: 2,
             lmr_history_div: 8192,
             lmr_cut_node: 0,
             lmr_checks: 0,
@@ -245,7 +249,7 @@ impl Params {
     }
 
     /// Every parameter by name (the field's), the one list that names them.
-    fn fields(&mut self) -> [(&'static str, &mut i32); 52] {
+    fn fields(&mut self) -> [(&'static str, &mut i32); 53] {
         [
             ("rfp_margin", &mut self.rfp_margin),
             ("rfp_depth", &mut self.rfp_depth),
@@ -261,6 +265,7 @@ impl Params {
             ("null_eval_div", &mut self.null_eval_div),
             ("lmr_base", &mut self.lmr_base),
             ("lmr_div", &mut self.lmr_div),
+            ("lmr_move", &mut self.lmr_move),
             ("lmr_history_div", &mut self.lmr_history_div),
             ("lmr_cut_node", &mut self.lmr_cut_node),
             ("lmr_checks", &mut self.lmr_checks),

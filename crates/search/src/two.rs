@@ -8,7 +8,8 @@
 //! double and negative extensions of the table's move), history
 //! and continuation-history pruning, pruning by the depth after reduction,
 //! cut-node reductions, reductions of checks (all, or those losing the
-//! checking piece), the table's score as static score, nodes in check
+//! checking piece), fewer reductions on principal lines the table
+//! remembers, the table's score as static score, nodes in check
 //! pruned like the others, the static score corrected by the correction
 //! history, capture history, the table in quiescence, ProbCut; the check
 //! extension limited to nodes of some depth.
@@ -559,7 +560,7 @@ impl Searcher {
             // `lmr_checks` 2: a check is reduced only when the checking
             // piece can be taken at a loss (judged before the move).
             let losing = p.lmr_checks == 2
-                && i >= 2
+                && i as i32 >= p.lmr_move
                 && depth >= 3
                 && !tactical
                 && !pos.see_at_least(m, &self.values, 0);
@@ -577,7 +578,7 @@ impl Searcher {
                 // it costs the most).
                 if self.options.lmr
                     && depth >= 3
-                    && i >= 2
+                    && i as i32 >= p.lmr_move
                     && reducible
                     && !guarded
                     && !killer
@@ -1062,6 +1063,7 @@ mod tests {
             "razor_margin:200",
             "lmr_captures:1",
             "lmr_tt_pv:2",
+            "lmr_move:1",
         ] {
             assert_ne!(with(setting), base, "{setting} changed nothing");
         }
