@@ -1,8 +1,9 @@
 //! Move ordering: the table's move first, then captures by the value of
 //! the victim (least valuable attacker first), promotions, two killer moves
-//! per ply, and quiet moves by their history (from-to, and in two-sided
-//! games also by the piece and cell of the last two moves: continuation
-//! history); captures that lose
+//! per ply (and, where asked, the counter move to the move before), and
+//! quiet moves by their history (from-to, and in two-sided games also by
+//! the piece and cell of the last two moves, or of the last two and the
+//! fourth: continuation history); captures that lose
 //! material by static exchange (in four-player games: a more valuable
 //! piece taking a defended one) go after the killers, or after the quiet
 //! moves where `bad_captures_last` asks (Stockfish's order).
@@ -192,6 +193,15 @@ pub(crate) struct Ordering {
     played: Vec<Option<u32>>,
     /// Use the continuation history (set per search).
     pub use_continuation: bool,
+    /// The continuation history also by the move four plies up (set per
+    /// search).
+    pub continuation_far: bool,
+    /// Per piece type and target of the move before (as `played`), the
+    /// quiet move that last cut the node after it; empty without the
+    /// continuation history.
+    counters: Vec<Option<Move>>,
+    /// Try the counter move after the killers (set per search).
+    pub use_counter: bool,
     /// Capture history, `[(mover * cells + to) * (pieces + 1) + victim]`
     /// (victim `pieces` for none: a promotion); used where
     /// `use_capture_history` (set per search).
@@ -216,6 +226,9 @@ impl Ordering {
             pieces_cells: 0,
             played: vec![None; max_ply + 1],
             use_continuation: false,
+            continuation_far: false,
+            counters: Vec::new(),
+            use_counter: false,
             capture_history: Vec::new(),
             pieces: 0,
             use_capture_history: false,
@@ -235,6 +248,11 @@ impl Ordering {
         // Only when in use: every pooled searcher of the server has one.
         self.continuation = if self.use_continuation && size <= CONTINUATION_MAX {
             vec![0; size]
+        } else {
+            Vec::new()
+        };
+        self.counters = if self.use_continuation {
+            vec![None; self.pieces_cells]
         } else {
             Vec::new()
         };
@@ -275,22 +293,28 @@ impl Ordering {
     }
 
     /// The continuation-history entries for `m` at `ply`: one per earlier
-    /// move (one and two plies up) that is known.
+    /// move (one and two plies up, and four with `continuation_far`) that
+    /// is known.
     #[inline]
     fn continuation_slots<const W: usize>(
         &self,
         pos: &Position<W>,
         ply: usize,
         m: Move,
-    ) -> [Option<usize>; 2] {
-        let mut slots = [None; 2];
+    ) -> [Option<usize>; 3] {
+        let mut slots = [None; 3];
         if !self.use_continuation || self.continuation.is_empty() {
             return slots;
         }
         let Some(now) = self.piece_to(pos, m) else {
             return slots;
         };
-        for (back, slot) in (1..=2).zip(&mut slots) {
+        let backs: &[usize] = if self.continuation_far {
+            &[1, 2, 4]
+        } else {
+            &[1, 2]
+        };
+        for (&back, slot) in backs.iter().zip(&mut slots) {
             if let Some(Some(earlier)) = ply.checked_sub(back).map(|p| self.played[p]) {
                 *slot = Some(earlier as usize * self.pieces_cells + now as usize);
             }
@@ -316,6 +340,7 @@ impl Ordering {
         see: bool,
     ) {
         let killers = self.killers[ply];
+        let counter = self.counter_at(ply);
         let n = self.frames[ply].moves.len();
         self.frames[ply].unjudged[..n].fill(false);
         let bad_base = if self.bad_captures_last {
@@ -355,6 +380,8 @@ impl Ordering {
                     KILLER + 1
                 } else if killers[1] == Some(m) {
                     KILLER
+                } else if counter == Some(m) {
+                    KILLER - 1
                 } else {
                     self.quiet_score(pos, ply, m)
                 }
@@ -440,6 +467,16 @@ impl Ordering {
         }
     }
 
+    /// The counter move to the move made one ply up, where in use.
+    #[inline]
+    fn counter_at(&self, ply: usize) -> Option<Move> {
+        if !self.use_counter || self.counters.is_empty() {
+            return None;
+        }
+        let before = self.played[ply.checked_sub(1)?]?;
+        self.counters[before as usize]
+    }
+
     /// Is the move one of the killers at `ply`?
     pub fn is_killer(&self, ply: usize, m: Move) -> bool {
         self.killers[ply].contains(&Some(m))
@@ -460,6 +497,11 @@ impl Ordering {
         if k[0] != Some(m) {
             k[1] = k[0];
             k[0] = Some(m);
+        }
+        if let Some(Some(before)) = ply.checked_sub(1).map(|p| self.played[p]) {
+            if let Some(c) = self.counters.get_mut(before as usize) {
+                *c = Some(m);
+            }
         }
         if self.history.is_empty() {
             return;
@@ -646,5 +688,72 @@ mod tests {
         let n = o.frames[1].len();
         let order: Vec<Move> = (0..n).map(|i| o.frames[1].pick(i)).collect();
         assert_eq!(order[n - 1], a3);
+    }
+
+    #[test]
+    fn the_counter_move_answers_the_move_before() {
+        let v = embedded::variant("chess").unwrap();
+        let mut o = Ordering::new(4);
+        o.use_continuation = true;
+        o.use_counter = true;
+        o.reset(2, v.pieces.len(), v.geometry.size());
+        let start = v.start();
+        let (e4, d4) = (
+            start.parse_move("e2e4").unwrap(),
+            start.parse_move("d2d4").unwrap(),
+        );
+        // The quiet moves at ply 1 after `first`, in order, with the
+        // killers of ply 1 forgotten.
+        let order_after = |o: &mut Ordering, first: Move| {
+            let mut p = v.start();
+            o.record(&p, 0, Some(first));
+            p.make(first);
+            o.killers[1] = [None; 2];
+            p.legal_moves_into(&mut o.frames[1].moves);
+            o.score(&p, 1, None, &[0; 6], false);
+            let n = o.frames[1].len();
+            let order: Vec<String> = (0..n)
+                .map(|i| p.move_to_string(o.frames[1].pick(i)))
+                .collect();
+            (p, order)
+        };
+        // h6 cut the node after e4 once, with a history too small to lift
+        // it (a4's after d4 is larger).
+        let (p, _) = order_after(&mut o, e4);
+        o.cutoff(&p, 1, 1, p.parse_move("h7h6").unwrap(), &[]);
+        let (p, _) = order_after(&mut o, d4);
+        o.cutoff(&p, 1, 4, p.parse_move("a7a6").unwrap(), &[]);
+        let (_, after_e4) = order_after(&mut o, e4);
+        assert_eq!(after_e4[0], "h7h6", "{after_e4:?}");
+        let (_, after_d4) = order_after(&mut o, d4);
+        assert_eq!(after_d4[0], "a7a6", "{after_d4:?}");
+        o.use_counter = false;
+        let (_, plain) = order_after(&mut o, e4);
+        assert_eq!(plain[0], "a7a6", "{plain:?}");
+    }
+
+    #[test]
+    fn the_far_continuation_reads_the_move_four_plies_up() {
+        let v = embedded::variant("chess").unwrap();
+        let mut o = Ordering::new(8);
+        o.use_continuation = true;
+        o.reset(2, v.pieces.len(), v.geometry.size());
+        let mut p = v.start();
+        for (ply, m) in ["g1f3", "g8f6", "b1c3", "b8c6"].into_iter().enumerate() {
+            let m = p.parse_move(m).unwrap();
+            o.record(&p, ply, Some(m));
+            p.make(m);
+        }
+        let e4 = p.parse_move("e2e4").unwrap();
+        assert_eq!(o.continuation_slots(&p, 4, e4).iter().flatten().count(), 2);
+        o.continuation_far = true;
+        let slots = o.continuation_slots(&p, 4, e4);
+        assert_eq!(slots.iter().flatten().count(), 3);
+        // The third entry is the one after Nf3, four plies up.
+        let nf3 = o.played[0].unwrap() as usize;
+        assert_eq!(
+            slots[2],
+            Some(nf3 * o.pieces_cells + o.piece_to(&p, e4).unwrap() as usize)
+        );
     }
 }

@@ -86,8 +86,16 @@ pub struct Params {
     pub history_prune: i32,
     /// Continuation history: quiet moves are also ordered by how they
     /// fared after the same piece-and-cell moves one and two plies up
-    /// (0 off, 1 on).
+    /// (0 off, 1 on, 2 also four plies up, as Stockfish's).
     pub continuation: i32,
+    /// Counter moves (with the continuation history, which records the
+    /// moves made): the quiet move that last cut a node reached by the
+    /// same piece-and-cell move is tried after the killers (0 off, 1 on).
+    pub counter_move: i32,
+    /// A quiet best move of a node that raised alpha without a cutoff (a
+    /// principal-line node's) earns the history bonus and becomes a
+    /// killer, as a cutoff does (Stockfish's; 0 off, 1 on).
+    pub history_raised: i32,
     /// Continuation pruning: a quiet move searched (after its reduction)
     /// less than this deep is skipped when its continuation history is
     /// below zero (0 off).
@@ -209,6 +217,8 @@ impl Default for Params {
             history_prune: 2000,
             continuation: 0,
             continuation_prune: 0,
+            counter_move: 0,
+            history_raised: 0,
             history_bonus: 0,
             history_cap: 400,
             prune_lmr_depth: 0,
@@ -249,7 +259,7 @@ impl Params {
     }
 
     /// Every parameter by name (the field's), the one list that names them.
-    fn fields(&mut self) -> [(&'static str, &mut i32); 53] {
+    fn fields(&mut self) -> [(&'static str, &mut i32); 55] {
         [
             ("rfp_margin", &mut self.rfp_margin),
             ("rfp_depth", &mut self.rfp_depth),
@@ -282,6 +292,8 @@ impl Params {
             ("history_prune", &mut self.history_prune),
             ("continuation", &mut self.continuation),
             ("continuation_prune", &mut self.continuation_prune),
+            ("counter_move", &mut self.counter_move),
+            ("history_raised", &mut self.history_raised),
             ("history_bonus", &mut self.history_bonus),
             ("history_cap", &mut self.history_cap),
             ("prune_lmr_depth", &mut self.prune_lmr_depth),

@@ -372,6 +372,8 @@ impl Searcher {
         self.order.use_capture_history = params.capture_history > 0;
         self.order.bad_captures_last = params.bad_captures_last > 0;
         self.order.history_bonus = (params.history_bonus, params.history_cap);
+        self.order.continuation_far = params.continuation >= 2;
+        self.order.use_counter = params.counter_move > 0;
         let continuation = params.continuation > 0;
         if continuation != self.order.use_continuation {
             self.order.use_continuation = continuation;

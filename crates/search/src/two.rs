@@ -11,7 +11,8 @@
 //! checking piece), fewer reductions on principal lines the table
 //! remembers, the table's score as static score, nodes in check
 //! pruned like the others, the static score corrected by the correction
-//! history, capture history, the table in quiescence, ProbCut; the check
+//! history, capture history, the history bonus of a principal line's
+//! quiet best move, the table in quiescence, ProbCut; the check
 //! extension limited to nodes of some depth.
 
 use crate::ordering::{is_capture, is_tactical, losing_capture};
@@ -454,6 +455,8 @@ impl Searcher {
         let mut captures = [Move::DROP_OUT; MAX_QUIETS];
         let mut n_captures = 0;
         let mut legal = 0;
+        // Quiet moves tried before the best one so far.
+        let mut quiets_before_best = 0;
         // Set when late move pruning skips its first move: every move after
         // it scores lower, so all are quiet (or, with `bad_captures_last`,
         // losing captures, which it does not skip) and are taken unsorted.
@@ -615,7 +618,10 @@ impl Searcher {
                         .capture_cutoff(pos, depth, by_capture, &captures[..n_captures]);
                     break;
                 }
-                Step::Raised => best_move = Some(m),
+                Step::Raised => {
+                    best_move = Some(m);
+                    quiets_before_best = n_quiets;
+                }
                 _ => {}
             }
             if !tactical && n_quiets < MAX_QUIETS {
@@ -632,6 +638,14 @@ impl Searcher {
                 return alpha;
             }
             return self.terminal(pos, ply, side);
+        }
+        // A quiet move that raised alpha and held (no cutoff) is rewarded
+        // as a cutoff's.
+        if let Some(m) = best_move
+            .filter(|&m| p.history_raised > 0 && best < beta && !is_tactical(pos, m, &self.values))
+        {
+            self.order
+                .cutoff(pos, ply, depth, m, &quiets[..quiets_before_best]);
         }
         if excluded.is_none() {
             // A node that failed low below a principal line joins it: the
@@ -1064,6 +1078,9 @@ mod tests {
             "lmr_captures:1",
             "lmr_tt_pv:2",
             "lmr_move:1",
+            "continuation:2",
+            "continuation:1,counter_move:1",
+            "history_raised:1",
         ] {
             assert_ne!(with(setting), base, "{setting} changed nothing");
         }
