@@ -467,14 +467,20 @@ impl Ordering {
         }
     }
 
-    /// The counter move to the move made one ply up, where in use.
+    /// Where counter moves are in use, the entry of the node at `ply`: the
+    /// piece type and target of the move made one ply up.
     #[inline]
-    fn counter_at(&self, ply: usize) -> Option<Move> {
+    fn counter_slot(&self, ply: usize) -> Option<usize> {
         if !self.use_counter || self.counters.is_empty() {
             return None;
         }
-        let before = self.played[ply.checked_sub(1)?]?;
-        self.counters[before as usize]
+        Some(self.played[ply.checked_sub(1)?]? as usize)
+    }
+
+    /// The counter move to the move made one ply up, where in use.
+    #[inline]
+    fn counter_at(&self, ply: usize) -> Option<Move> {
+        self.counters[self.counter_slot(ply)?]
     }
 
     /// Is the move one of the killers at `ply`?
@@ -498,10 +504,8 @@ impl Ordering {
             k[1] = k[0];
             k[0] = Some(m);
         }
-        if let Some(Some(before)) = ply.checked_sub(1).map(|p| self.played[p]) {
-            if let Some(c) = self.counters.get_mut(before as usize) {
-                *c = Some(m);
-            }
+        if let Some(i) = self.counter_slot(ply) {
+            self.counters[i] = Some(m);
         }
         if self.history.is_empty() {
             return;
