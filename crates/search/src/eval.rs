@@ -63,6 +63,13 @@ struct Danger {
     /// Per piece alone between a royal piece and a hostile rider
     /// ([`Position::royal_blockers`]), scaled by the weights' `danger_pins`.
     blocker: i32,
+    /// With the weights' `danger_attackers`, each piece attacking the
+    /// royal zone weighs `attacker_scale / value - attacker_offset`
+    /// (Stockfish's 81, 52, 44 and 10 for a Knight, Bishop, Rook and
+    /// Queen, made generic: the cheaper the attacker, the more it weighs),
+    /// and the danger gains their count times the sum of their weights.
+    attacker_scale: i32,
+    attacker_offset: i32,
 }
 
 const DANGER: Danger = Danger {
@@ -79,6 +86,8 @@ const DANGER: Danger = Danger {
     leaper_defender: 100,
     base: 37,
     blocker: 98,
+    attacker_scale: 24000,
+    attacker_offset: 16,
 };
 
 /// Which terms the evaluation uses (for measuring them by self-play).
@@ -120,6 +129,8 @@ struct AttackMap<const W: usize> {
     /// making them.
     zone_hits: [[i32; MAX_ARMIES]; MAX_ARMIES],
     zone_attackers: [[i32; MAX_ARMIES]; MAX_ARMIES],
+    /// The sum of those pieces' attacker weights ([`Eval::attacker_weight`]).
+    zone_weight: [[i32; MAX_ARMIES]; MAX_ARMIES],
     /// Each army's middle-game mobility bonus (its non-royal pieces').
     mobility: [i32; MAX_ARMIES],
 }
@@ -135,6 +146,7 @@ impl<const W: usize> AttackMap<W> {
             zone: Default::default(),
             zone_hits: Default::default(),
             zone_attackers: Default::default(),
+            zone_weight: Default::default(),
             mobility: Default::default(),
         }
     }
@@ -162,14 +174,16 @@ impl<const W: usize> AttackMap<W> {
         self.pawns[a].insert(cell);
     }
 
-    /// Another non-royal piece of army `a` on `cell`, attacking `attacks`.
-    fn piece(&mut self, v: &Variant, a: usize, attacks: &CellSet<W>, cell: Cell) {
+    /// Another non-royal piece of army `a` on `cell`, of attacker weight
+    /// `weight`, attacking `attacks`.
+    fn piece(&mut self, v: &Variant, a: usize, attacks: &CellSet<W>, cell: Cell, weight: i32) {
         self.attack(a, attacks);
         self.pieces[a].insert(cell);
         for e in v.hostile_armies(a as u8) {
             let hits = attacks.intersection(&self.zone[e]).len() as i32;
             self.zone_hits[a][e] += hits;
             self.zone_attackers[a][e] += (hits > 0) as i32;
+            self.zone_weight[a][e] += weight * (hits > 0) as i32;
         }
     }
 }
@@ -188,6 +202,9 @@ pub struct Eval {
     /// Each army's most valuable non-pawn, non-royal type at the start
     /// (the queen of chess), for the royal danger.
     strongest: [Option<u8>; MAX_ARMIES],
+    /// Each piece type's weight as an attacker of a royal zone (see
+    /// [`Danger::attacker_scale`]).
+    attacker_weight: Vec<i32>,
 }
 
 impl Eval {
@@ -218,6 +235,11 @@ impl Eval {
                 .filter(|&t| skip >> t & 1 == 0 && !start.type_cells(a as u8, t).is_empty())
                 .max_by_key(|&t| know.value[t as usize]);
         }
+        let attacker_weight = know
+            .value
+            .iter()
+            .map(|&v| (DANGER.attacker_scale / v.max(1) - DANGER.attacker_offset).max(0))
+            .collect();
         Eval {
             variant: variant.clone(),
             know,
@@ -225,6 +247,7 @@ impl Eval {
             weights,
             start_material,
             strongest,
+            attacker_weight,
         }
     }
 
@@ -368,7 +391,7 @@ impl Eval {
                 let moves = match &act {
                     Some(act) => {
                         if extra {
-                            map.piece(v, a, &act.attacks, c);
+                            map.piece(v, a, &act.attacks, c, self.attacker_weight[t as usize]);
                         }
                         act.moves
                     }
@@ -724,8 +747,11 @@ impl Eval {
             if map.zone_attackers[e][a] < 2 - strongest as i32 {
                 continue;
             }
-            let mut danger =
-                DANGER.attacker * map.zone_attackers[e][a] + DANGER.hit * map.zone_hits[e][a];
+            let attackers = match self.weights.danger_attackers {
+                0 => DANGER.attacker * map.zone_attackers[e][a],
+                pct => map.zone_attackers[e][a] * map.zone_weight[e][a] * pct / 100,
+            };
+            let mut danger = attackers + DANGER.hit * map.zone_hits[e][a];
             let weak = map.zone[a]
                 .intersection(&map.attacks[e])
                 .difference(&map.attacks[a]);
@@ -1202,6 +1228,26 @@ mod tests {
     }
 
     #[test]
+    fn cheaper_attackers_of_the_royal_zone_weigh_more() {
+        let v = embedded::variant("chess").unwrap();
+        let e = Eval::new(&v, Terms::default());
+        let weight = |letter: char| {
+            let t = v.pieces.iter().position(|p| p.letter == letter).unwrap();
+            e.attacker_weight[t]
+        };
+        // Stockfish's order: Knight 81, Bishop 52, Rook 44, Queen 10.
+        let [n, b, r, q] = ['N', 'B', 'R', 'Q'].map(weight);
+        assert!(n >= b && b > r && r > q && q > 0, "{n} {b} {r} {q}");
+        // Queen h5 and Knight g5 against the King on g8: two attackers
+        // weigh 2 × (Knight + Queen), more than the flat 2 × 50.
+        let attack = "r4rk1/ppp2ppp/8/6NQ/8/8/PPP2PPP/R5K1 w - - 0 1";
+        let added = danger_added(attack, |w| w.danger_attackers = 100);
+        assert!(added > 0, "{added}");
+        let quiet = "r4rk1/ppp2ppp/8/8/Q7/8/PPP2PPP/RN4K1 w - - 0 1";
+        assert_eq!(danger_added(quiet, |w| w.danger_attackers = 100), 0);
+    }
+
+    #[test]
     fn the_royal_dangers_further_parts_weigh_flanks_checks_and_defenders() {
         // Queen h5 and Knight g5 against the King on g8: the attacks on
         // its flank, the base, and the Queen's check on h7, which only the
@@ -1378,10 +1424,11 @@ mod tests {
     fn royal_danger_and_storm_only_cost_and_sometimes_do_in_every_variant() {
         only_costs_and_sometimes_does("king_danger", |w, x| w.king_danger = x, false);
         only_costs_and_sometimes_does(
-            "king_danger with danger_more and danger_pins",
+            "king_danger with danger_more, danger_pins and danger_attackers",
             |w, x| {
                 w.danger_more = 100;
                 w.danger_pins = 100;
+                w.danger_attackers = 100;
                 w.king_danger = x;
             },
             false,

@@ -333,6 +333,7 @@ fn knobs(v: &Arc<Variant>, start: &Weights) -> Vec<Knob> {
     scalar!(outpost, 3);
     scalar!(danger_more, 20);
     scalar!(danger_pins, 20);
+    scalar!(danger_attackers, 20);
     k
 }
 

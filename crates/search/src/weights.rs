@@ -49,6 +49,10 @@
 //! danger_pins = 100 # percent of the royal danger's 98 per piece, of any
 //!                   # army, alone between a royal piece and a hostile
 //!                   # rider (pinned, or able to uncover a check)
+//! danger_attackers = 100 # percent of Stockfish's weighing of the pieces
+//!                   # attacking a royal zone (their count times the sum
+//!                   # of weights that fall with their values) in place of
+//!                   # a flat 50 per piece
 //! [values]          # centipawns per piece letter
 //! P = 100
 //! [pst]             # learnt piece-square tables (`tune --pst`): per piece
@@ -101,6 +105,7 @@ pub struct Weights {
     pub outpost: i32,
     pub danger_more: i32,
     pub danger_pins: i32,
+    pub danger_attackers: i32,
     /// Piece values by letter; missing letters keep the derived value.
     /// (Last: a TOML table follows the plain values.)
     pub values: BTreeMap<String, i32>,
@@ -145,6 +150,7 @@ impl Default for Weights {
             outpost: 0,
             danger_more: 0,
             danger_pins: 0,
+            danger_attackers: 0,
         }
     }
 }
