@@ -133,6 +133,10 @@ struct AttackMap<const W: usize> {
     zone_weight: [[i32; MAX_ARMIES]; MAX_ARMIES],
     /// Each army's middle-game mobility bonus (its non-royal pieces').
     mobility: [i32; MAX_ARMIES],
+    /// Per army, the hostile pieces its non-pawn pieces attack that are
+    /// worth more than the attacker (Stockfish's threats by minor pieces
+    /// and Rooks, made generic), counted with the `lesser_threat` weight.
+    lesser: [i32; MAX_ARMIES],
 }
 
 impl<const W: usize> AttackMap<W> {
@@ -148,6 +152,7 @@ impl<const W: usize> AttackMap<W> {
             zone_attackers: Default::default(),
             zone_weight: Default::default(),
             mobility: Default::default(),
+            lesser: Default::default(),
         }
     }
 
@@ -318,7 +323,10 @@ impl Eval {
             || w.king_attack != 0
             || w.king_danger != 0
             || w.passed_king != 0
-            || w.outpost != 0;
+            || w.outpost != 0
+            || w.isolated != 0
+            || w.doubled != 0
+            || w.lesser_threat != 0;
         let mut map = AttackMap::<W>::new();
         // Each army's pieces other than pawns, for the safety of royal ones.
         let mut officers = [CellSet::<W>::EMPTY; MAX_ARMIES];
@@ -392,6 +400,10 @@ impl Eval {
                     Some(act) => {
                         if extra {
                             map.piece(v, a, &act.attacks, c, self.attacker_weight[t as usize]);
+                            if w.lesser_threat != 0 {
+                                map.lesser[a] +=
+                                    self.lesser_threats(pos, army, value, &act.attacks);
+                            }
                         }
                         act.moves
                     }
@@ -549,14 +561,26 @@ impl Eval {
             let pressure = map.zone_hits[a][e] * map.zone_attackers[a][e].min(4);
             score[a] += w.king_attack * pressure * phase / 256;
         }
-        // Pawns: supported by a pawn, and passed (worth more as the board
-        // empties).
+        // Pawns: supported by a pawn, isolated or doubled, and passed
+        // (the last three count more as the board empties).
+        let mut weak = 0;
         for c in map.pawns[a].iter() {
             if map.pawn_attacks[a].contains(c) {
                 score[a] += w.supported;
             }
             let t = pos.piece_at(c).map_or(0, |p| p.kind);
             let owner = k.owner(army, c);
+            if k.beside(owner, c)
+                .to_width::<W>()
+                .intersection(&map.pawns[a])
+                .is_empty()
+            {
+                weak += w.isolated;
+            }
+            let ahead = k.file(owner, c).intersection(k.passed_span(owner, t, c));
+            if !ahead.to_width::<W>().intersection(&map.pawns[a]).is_empty() {
+                weak += w.doubled;
+            }
             if k.passed_span(owner, t, c)
                 .to_width::<W>()
                 .intersection(&hostile_pawns)
@@ -568,6 +592,7 @@ impl Eval {
                 }
             }
         }
+        score[a] -= weak * (512 - phase) / 256;
         // Threats to this army's pieces (royal ones aside): a non-pawn
         // attacked by a pawn, a piece attacked and not defended.
         let undefended = map.pieces[a]
@@ -581,6 +606,30 @@ impl Eval {
         if w.outpost != 0 {
             score[a] += self.outposts(pos, a, map, &hostile_pawns);
         }
+        score[a] += w.lesser_threat * map.lesser[a];
+    }
+
+    /// How many hostile pieces, royal ones aside, worth more than `value`
+    /// a piece of `army` attacking `attacks` attacks.
+    fn lesser_threats<const W: usize>(
+        &self,
+        pos: &Position<W>,
+        army: u8,
+        value: i32,
+        attacks: &CellSet<W>,
+    ) -> i32 {
+        let k = &self.know;
+        let mut count = 0;
+        for e in self.variant.hostile_armies(army) {
+            for x in pos.army_cells(e as u8).intersection(attacks).iter() {
+                let Some(victim) = pos.piece_at(x) else {
+                    continue;
+                };
+                let t = victim.kind as usize;
+                count += (k.royal_types[e] >> t & 1 == 0 && k.value[t] > value) as i32;
+            }
+        }
+        count
     }
 
     /// Stockfish's outposts made generic: army `a`'s minor pieces on cells
@@ -1047,6 +1096,9 @@ mod tests {
             "pair" => w.pair = weight,
             "open_file" => w.open_file = weight,
             "outpost" => w.outpost = weight,
+            "isolated" => w.isolated = weight,
+            "doubled" => w.doubled = weight,
+            "lesser_threat" => w.lesser_threat = weight,
             _ => unreachable!(),
         }
         let on = Eval::with_weights(&v, Terms::default(), w);
@@ -1436,6 +1488,59 @@ mod tests {
         only_costs_and_sometimes_does("storm", |w, x| w.storm = x, true);
     }
 
+    #[test]
+    fn pieces_attacked_by_lesser_ones_are_threatened() {
+        // The Knight on d5 attacks the Rook on c7 and the Queen on f6 (two
+        // lesser threats), not the Knight on b6 (as worth) nor the King.
+        let fork = "3k4/2r5/1n3q2/3N4/8/8/8/4K3 w - - 0 1";
+        assert_eq!(term("lesser_threat", fork, 30), 60);
+        // Black's Rook on d8 attacks the Queen on d1: one for Black.
+        assert_eq!(
+            term("lesser_threat", "3rk3/8/8/8/8/8/8/3QK3 w - - 0 1", 30),
+            -30
+        );
+    }
+
+    /// Random games of every variant: lesser threats count alike in
+    /// narrow cell sets, and somewhere in each variant.
+    #[test]
+    fn lesser_threats_count_in_every_variant() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        for name in embedded::names() {
+            let v = embedded::variant(name).unwrap();
+            let (on, off) = on_and_off(&v, |w, x| w.lesser_threat = x);
+            let mut threats = 0;
+            random_positions(&v, &mut rng, 10, |pos| {
+                let a = on.armies(pos);
+                assert_narrow_sets_agree(&on, pos, &a, name);
+                threats += (a != off.armies(pos)) as usize;
+            });
+            assert!(threats > 0, "{name}: no lesser threat");
+        }
+    }
+
+    #[test]
+    fn isolated_and_doubled_pawns_only_cost_and_sometimes_do_in_every_variant() {
+        only_costs_and_sometimes_does("isolated", |w, x| w.isolated = x, true);
+        only_costs_and_sometimes_does("doubled", |w, x| w.doubled = x, true);
+    }
+
+    #[test]
+    fn isolated_and_doubled_pawns_cost_twice_as_much_in_the_end_game() {
+        // White's c2 and c3 have no pawn on the b- or d-file, e2 none on
+        // the d- or f-file: three isolated; c2 has c3 ahead: doubled.
+        // Pawns alone: the end game, where each costs twice its weight.
+        let weak = "4k3/8/8/8/8/2P5/2P1P3/4K3 w - - 0 1";
+        assert_eq!(term("isolated", weak, 5), -30);
+        assert_eq!(term("doubled", weak, 10), -20);
+        // c2, d2, e2 stand beside each other on three files: neither.
+        let chain = "4k3/8/8/8/8/8/2PPP3/4K3 w - - 0 1";
+        assert_eq!(term("isolated", chain, 5), 0);
+        assert_eq!(term("doubled", chain, 10), 0);
+        // Black's isolated a7 counts for White.
+        assert_eq!(term("isolated", "4k3/p7/8/8/8/8/8/4K3 w - - 0 1", 5), 10);
+    }
+
     /// Random games of every variant: outposts only add to an army's
     /// score (and do in the small boards' games), the same in narrow cell
     /// sets.
@@ -1444,11 +1549,7 @@ mod tests {
         let mut rng = fastrand::Rng::with_seed(6);
         for name in embedded::names() {
             let v = embedded::variant(name).unwrap();
-            let mut w = Weights::for_variant(&v);
-            w.outpost = 0;
-            let off = Eval::with_weights(&v, Terms::default(), w.clone());
-            w.outpost = 100;
-            let on = Eval::with_weights(&v, Terms::default(), w);
+            let (on, off) = on_and_off(&v, |w, x| w.outpost = x);
             let mut gains = 0;
             random_positions(&v, &mut rng, 10, |pos| {
                 let (a, b) = (on.armies(pos), off.armies(pos));
@@ -1463,6 +1564,16 @@ mod tests {
         }
     }
 
+    /// `v`'s evaluation with its shipped weights and the term `set` sets
+    /// at 100, and at 0.
+    fn on_and_off(v: &Arc<Variant>, set: fn(&mut Weights, i32)) -> (Eval, Eval) {
+        let mut w = Weights::for_variant(v);
+        set(&mut w, 0);
+        let off = Eval::with_weights(v, Terms::default(), w.clone());
+        set(&mut w, 100);
+        (Eval::with_weights(v, Terms::default(), w), off)
+    }
+
     /// Random games of every variant, evaluated with the term `set` sets on
     /// and off: it only takes from an army's score, and it does somewhere
     /// in every variant with royal pieces (and pawns, where it `needs_pawns`).
@@ -1470,11 +1581,7 @@ mod tests {
         let mut rng = fastrand::Rng::with_seed(5);
         for name in embedded::names() {
             let v = embedded::variant(name).unwrap();
-            let mut w = Weights::for_variant(&v);
-            set(&mut w, 0);
-            let off = Eval::with_weights(&v, Terms::default(), w.clone());
-            set(&mut w, 100);
-            let on = Eval::with_weights(&v, Terms::default(), w);
+            let (on, off) = on_and_off(&v, set);
             let mut costly = 0;
             random_positions(&v, &mut rng, 10, |pos| {
                 let (a, b) = (on.armies(pos), off.armies(pos));

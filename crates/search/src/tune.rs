@@ -331,6 +331,9 @@ fn knobs(v: &Arc<Variant>, start: &Weights) -> Vec<Knob> {
     scalar!(pair, 5);
     scalar!(open_file, 3);
     scalar!(outpost, 3);
+    scalar!(isolated, 3);
+    scalar!(doubled, 3);
+    scalar!(lesser_threat, 5);
     scalar!(danger_more, 20);
     scalar!(danger_pins, 20);
     scalar!(danger_attackers, 20);

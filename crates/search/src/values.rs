@@ -75,6 +75,11 @@ pub struct Knowledge {
     /// `[player * ncells + cell]`: the file through the cell, moved by the
     /// player (see [`files`]).
     file: Vec<CellSet>,
+    /// `[player * ncells + cell]`: the files beside the cell's (those
+    /// through the cells a pawn of the variant's first pawn type there
+    /// attacks), moved by the player: no pawn of its army there, the pawn
+    /// on the cell is isolated.
+    beside: Vec<CellSet>,
     /// Per pawn type: its slot in `passed_span` (`u8::MAX` for others).
     pawn_slot: Vec<u8>,
     /// How many types are pawn types.
@@ -231,6 +236,7 @@ impl Knowledge {
         let (colour_bound, light) = colour_bound_types(v, pawn_or_royal);
         let (file, file_riders) = files(v, pawn_types, pawn_or_royal);
         let pawn_kinds = pawn_types.count_ones() as usize;
+        let beside = files_beside(nplayers, ncells, pawn_kinds, &file, &pawn_attacks);
         let front = (0..nplayers * ncells)
             .map(|i| {
                 let (p, c) = (i / ncells, i % ncells);
@@ -275,6 +281,7 @@ impl Knowledge {
             light,
             file_riders,
             file,
+            beside,
             pawn_kinds,
             pawn_slot,
             passed_span,
@@ -290,6 +297,13 @@ impl Knowledge {
     #[inline]
     pub fn file(&self, player: usize, cell: Cell) -> &CellSet {
         &self.file[player * self.ncells + cell as usize]
+    }
+
+    /// The files beside the one through `cell`, moved by `player`: no pawn
+    /// of its army there, a pawn on `cell` is isolated.
+    #[inline]
+    pub fn beside(&self, player: usize, cell: Cell) -> &CellSet {
+        &self.beside[player * self.ncells + cell as usize]
     }
 
     /// The cells where a hostile pawn stops the pawn of type `kind` on
@@ -512,6 +526,33 @@ fn files(v: &Variant, pawn_types: u32, skip: u32) -> (Vec<CellSet>, u32) {
         })
         .fold(0, |m, t| m | 1 << t);
     (file, riders)
+}
+
+/// Per player and cell, the files beside the cell's
+/// ([`Knowledge::beside`]): the `file`s through the cells the variant's
+/// first pawn type (slot 0 of `pawn_attacks`) attacks from the cell, less
+/// the cell's own file (all empty without pawns).
+fn files_beside(
+    nplayers: usize,
+    ncells: usize,
+    pawn_kinds: usize,
+    file: &[CellSet],
+    pawn_attacks: &[CellSet],
+) -> Vec<CellSet> {
+    let mut beside = vec![CellSet::EMPTY; nplayers * ncells];
+    if pawn_kinds == 0 {
+        return beside;
+    }
+    for p in 0..nplayers {
+        for c in 0..ncells {
+            let set = &mut beside[p * ncells + c];
+            for x in pawn_attacks[p * pawn_kinds * ncells + c].iter() {
+                *set = set.union(&file[p * ncells + x as usize]);
+            }
+            *set = set.difference(&file[p * ncells + c]);
+        }
+    }
+    beside
 }
 
 /// Stockfish's outposts made generic: each type's share of the bonus
@@ -883,6 +924,39 @@ mod tests {
             assert!(
                 straight && line.contains(c) && line.len() >= 3,
                 "player {p}: {line:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_files_beside_a_pawn_are_its_neighbours_whole() {
+        let (v, k) = values("chess");
+        let g = &v.geometry;
+        let on_files = |files: &[u32]| -> CellSet {
+            g.cells
+                .iter()
+                .filter(|&c| files.contains(&(g.file_of(c) as u32)))
+                .collect()
+        };
+        for p in 0..2 {
+            assert_eq!(k.beside(p, g.parse_cell("d4").unwrap()), &on_files(&[2, 4]));
+            assert_eq!(k.beside(p, g.parse_cell("a2").unwrap()), &on_files(&[1]));
+            assert_eq!(k.beside(p, g.parse_cell("h7").unwrap()), &on_files(&[6]));
+        }
+        // Avon: on a player's own half, where his pawns walk their whole
+        // file, the files on either side, as long, and nothing else.
+        let (v, k) = values("avon");
+        let g = &v.geometry;
+        for p in 0..v.players.len() {
+            let home = if p == 0 || p == 3 { "e3" } else { "e6" };
+            let c = g.parse_cell(home).unwrap();
+            let (beside, file) = (k.beside(p, c), k.file(p, c));
+            assert_eq!(beside.len(), 2 * file.len(), "player {p}: {beside:?}");
+            assert!(
+                beside
+                    .iter()
+                    .all(|x| g.file_of(x).abs_diff(g.file_of(c)) == 1),
+                "player {p}: {beside:?}"
             );
         }
     }

@@ -42,6 +42,12 @@
 //!                   # two to four pawn moves from promoting, defended by a
 //!                   # pawn of its army and safe from every hostile pawn's
 //!                   # advance; half for a minor piece that slides (a Bishop)
+//! isolated = 5     # per pawn without a pawn of its army on the files
+//!                   # beside its own, in the middle game; twice in the end
+//! doubled = 10      # per pawn with a pawn of its army ahead on its file,
+//!                   # in the middle game; twice in the end
+//! lesser_threat = 30 # per hostile piece, royal ones aside, attacked by a
+//!                   # non-pawn piece worth less (a Knight on a Rook)
 //! danger_more = 100 # percent of the royal danger's further parts (with
 //!                   # king_danger): checks from guarded cells, attacks on
 //!                   # and defence of the cells within two royal steps, the
@@ -103,6 +109,9 @@ pub struct Weights {
     pub pair: i32,
     pub open_file: i32,
     pub outpost: i32,
+    pub isolated: i32,
+    pub doubled: i32,
+    pub lesser_threat: i32,
     pub danger_more: i32,
     pub danger_pins: i32,
     pub danger_attackers: i32,
@@ -148,6 +157,9 @@ impl Default for Weights {
             pair: 0,
             open_file: 0,
             outpost: 0,
+            isolated: 0,
+            doubled: 0,
+            lesser_threat: 0,
             danger_more: 0,
             danger_pins: 0,
             danger_attackers: 0,
