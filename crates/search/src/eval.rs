@@ -577,15 +577,12 @@ impl Eval {
             {
                 weak += w.isolated;
             }
-            let ahead = k.file(owner, c).intersection(k.passed_span(owner, t, c));
+            let span = k.passed_span(owner, t, c);
+            let ahead = k.file(owner, c).intersection(span);
             if !ahead.to_width::<W>().intersection(&map.pawns[a]).is_empty() {
                 weak += w.doubled;
             }
-            if k.passed_span(owner, t, c)
-                .to_width::<W>()
-                .intersection(&hostile_pawns)
-                .is_empty()
-            {
+            if span.to_width::<W>().intersection(&hostile_pawns).is_empty() {
                 score[a] += w.passed * k.promotion(owner, t, c) * (512 - phase) / (256 * 100);
                 if w.passed_king != 0 {
                     score[a] += self.royal_race(pos, army, owner, t, c) * (256 - phase) / 256;

@@ -42,7 +42,7 @@
 //!                   # two to four pawn moves from promoting, defended by a
 //!                   # pawn of its army and safe from every hostile pawn's
 //!                   # advance; half for a minor piece that slides (a Bishop)
-//! isolated = 5     # per pawn without a pawn of its army on the files
+//! isolated = 5      # per pawn without a pawn of its army on the files
 //!                   # beside its own, in the middle game; twice in the end
 //! doubled = 10      # per pawn with a pawn of its army ahead on its file,
 //!                   # in the middle game; twice in the end
