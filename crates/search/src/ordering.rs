@@ -530,10 +530,35 @@ impl Ordering {
         b.min(cap)
     }
 
+    /// Moves only the continuation history of `m` at `ply`, by a cutoff's
+    /// bonus at `depth` in the direction `sign` (+1 or -1): how a move's
+    /// re-search after its reduction ended.
+    pub fn continuation_reward<const W: usize>(
+        &mut self,
+        pos: &Position<W>,
+        ply: usize,
+        depth: i32,
+        m: Move,
+        sign: i32,
+    ) {
+        self.nudge_continuation(pos, ply, m, sign * self.bonus(depth));
+    }
+
     /// Moves every history entry of a quiet move by `bonus`.
     fn reward<const W: usize>(&mut self, pos: &Position<W>, ply: usize, m: Move, bonus: i32) {
         let i = self.history_index(pos.to_move(), m);
         Self::nudge(&mut self.history[i], bonus);
+        self.nudge_continuation(pos, ply, m, bonus);
+    }
+
+    /// Moves the continuation-history entries of a quiet move by `bonus`.
+    fn nudge_continuation<const W: usize>(
+        &mut self,
+        pos: &Position<W>,
+        ply: usize,
+        m: Move,
+        bonus: i32,
+    ) {
         for i in self.continuation_slots(pos, ply, m).into_iter().flatten() {
             let mut h = self.continuation[i] as i32;
             Self::nudge(&mut h, bonus);

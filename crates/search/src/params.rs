@@ -60,6 +60,15 @@ pub struct Params {
     /// to fail high or even the victim's value leaves the static score
     /// below alpha (Stockfish's; 0 off, 1 on).
     pub lmr_captures: i32,
+    /// After a reduced search beat alpha, its re-search goes a ply deeper
+    /// where it beat the best score so far by more than `lmr_deeper + 2 *
+    /// depth` centipawns and a ply shallower where by less than a fifth of
+    /// `lmr_deeper` (Stockfish's `doDeeperSearch`; 0 off).
+    pub lmr_deeper: i32,
+    /// After that re-search the move's continuation history rises where it
+    /// beat beta and falls where it failed low (Stockfish's post-LMR
+    /// update; 0 off, 1 on).
+    pub lmr_post_history: i32,
     /// Use the table's score, where its bound allows, as a better static
     /// score for the pruning decisions (0 off, 1 on).
     pub tt_eval: i32,
@@ -207,6 +216,8 @@ impl Default for Params {
             lmr_tt_capture: 0,
             lmr_tt_pv: 0,
             lmr_captures: 0,
+            lmr_deeper: 0,
+            lmr_post_history: 0,
             tt_eval: 0,
             razor_margin: 0,
             singular_depth: 0,
@@ -259,7 +270,7 @@ impl Params {
     }
 
     /// Every parameter by name (the field's), the one list that names them.
-    fn fields(&mut self) -> [(&'static str, &mut i32); 55] {
+    fn fields(&mut self) -> [(&'static str, &mut i32); 57] {
         [
             ("rfp_margin", &mut self.rfp_margin),
             ("rfp_depth", &mut self.rfp_depth),
@@ -282,6 +293,8 @@ impl Params {
             ("lmr_tt_capture", &mut self.lmr_tt_capture),
             ("lmr_tt_pv", &mut self.lmr_tt_pv),
             ("lmr_captures", &mut self.lmr_captures),
+            ("lmr_deeper", &mut self.lmr_deeper),
+            ("lmr_post_history", &mut self.lmr_post_history),
             ("tt_eval", &mut self.tt_eval),
             ("razor_margin", &mut self.razor_margin),
             ("singular_depth", &mut self.singular_depth),

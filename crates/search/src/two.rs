@@ -573,6 +573,9 @@ impl Searcher {
                 d += 1;
             }
             let mut s;
+            // The continuation bonus a re-search after a reduction earned
+            // (given once the move is unmade: its slots read the mover).
+            let mut post_lmr = 0;
             if i == 0 {
                 s = self.child(pos, d, (alpha, beta), ply, !pv_node && !node.cut);
             } else {
@@ -595,9 +598,22 @@ impl Searcher {
                         - history / p.lmr_history_div;
                     r = r.clamp(0, (d - 1).max(0));
                 }
-                s = self.child(pos, d - r, (alpha, alpha + 1), ply, r > 0 || !node.cut);
+                let reduced = d - r;
+                s = self.child(pos, reduced, (alpha, alpha + 1), ply, r > 0 || !node.cut);
                 if s > alpha && r > 0 && !self.stopped {
-                    s = self.child(pos, d, (alpha, alpha + 1), ply, !node.cut);
+                    // How far the reduced search beat the best so far says
+                    // how deep to look again (Stockfish's deeper and
+                    // shallower re-search).
+                    if p.lmr_deeper > 0 {
+                        d += (s > best + p.lmr_deeper + 2 * d) as i32
+                            - (s < best + p.lmr_deeper / 5) as i32;
+                    }
+                    if d > reduced {
+                        s = self.child(pos, d, (alpha, alpha + 1), ply, !node.cut);
+                    }
+                    if p.lmr_post_history > 0 {
+                        post_lmr = if s <= alpha { -1 } else { (s >= beta) as i32 };
+                    }
                 }
                 if s > alpha && s < beta && !self.stopped {
                     s = self.child(pos, d, (alpha, beta), ply, false);
@@ -606,6 +622,9 @@ impl Searcher {
             pos.unmake();
             if self.stopped {
                 return 0;
+            }
+            if post_lmr != 0 {
+                self.order.continuation_reward(pos, ply, d, m, post_lmr);
             }
             match self.raise(ply, m, s, &mut best, &mut alpha, beta) {
                 Step::Cutoff => {
@@ -1081,6 +1100,7 @@ mod tests {
             "continuation:2",
             "continuation:1,counter_move:1",
             "history_raised:1",
+            "lmr_deeper:20",
         ] {
             assert_ne!(with(setting), base, "{setting} changed nothing");
         }
@@ -1091,10 +1111,13 @@ mod tests {
         tuned.params.apply("lmr_tt_capture:1").unwrap();
         assert_ne!(nodes_at(tuned, 10), nodes_at(Options::default(), 10));
         // Refinements of an option, against that option alone.
-        let singular = with("singular_depth:4");
-        for refinement in ["singular_double:10", "singular_negative:1"] {
-            let refined = with(&format!("singular_depth:4,{refinement}"));
-            assert_ne!(refined, singular, "{refinement} changed nothing");
+        for (option, refinement) in [
+            ("singular_depth:4", "singular_double:10"),
+            ("singular_depth:4", "singular_negative:1"),
+            ("continuation:1", "lmr_post_history:1"),
+        ] {
+            let refined = with(&format!("{option},{refinement}"));
+            assert_ne!(refined, with(option), "{refinement} changed nothing");
         }
     }
 
