@@ -326,6 +326,7 @@ impl Eval {
             || w.outpost != 0
             || w.isolated != 0
             || w.doubled != 0
+            || w.phalanx != 0
             || w.lesser_threat != 0;
         let mut map = AttackMap::<W>::new();
         // Each army's pieces other than pawns, for the safety of royal ones.
@@ -561,8 +562,9 @@ impl Eval {
             let pressure = map.zone_hits[a][e] * map.zone_attackers[a][e].min(4);
             score[a] += w.king_attack * pressure * phase / 256;
         }
-        // Pawns: supported by a pawn, isolated or doubled, and passed
-        // (the last three count more as the board empties).
+        // Pawns: supported by a pawn or level with one, isolated or
+        // doubled, and passed (the last three count more as the board
+        // empties).
         let mut weak = 0;
         for c in map.pawns[a].iter() {
             if map.pawn_attacks[a].contains(c) {
@@ -570,6 +572,15 @@ impl Eval {
             }
             let t = pos.piece_at(c).map_or(0, |p| p.kind);
             let owner = k.owner(army, c);
+            if w.phalanx != 0
+                && !k
+                    .level(owner, c)
+                    .to_width::<W>()
+                    .intersection(&map.pawns[a])
+                    .is_empty()
+            {
+                score[a] += w.phalanx;
+            }
             if k.beside(owner, c)
                 .to_width::<W>()
                 .intersection(&map.pawns[a])
@@ -1095,6 +1106,7 @@ mod tests {
             "outpost" => w.outpost = weight,
             "isolated" => w.isolated = weight,
             "doubled" => w.doubled = weight,
+            "phalanx" => w.phalanx = weight,
             "lesser_threat" => w.lesser_threat = weight,
             _ => unreachable!(),
         }
@@ -1538,6 +1550,21 @@ mod tests {
         assert_eq!(term("isolated", "4k3/p7/8/8/8/8/8/4K3 w - - 0 1", 5), 10);
     }
 
+    #[test]
+    fn pawns_level_with_one_beside_make_a_phalanx() {
+        // d4 and e4 stand level: two; c3 is behind d4 (it supports it),
+        // h4 has no pawn beside: none.
+        let fen = "4k3/8/8/8/3PP2P/2P5/8/4K3 w - - 0 1";
+        assert_eq!(term("phalanx", fen, 10), 20);
+        // Black's f5 and g5 moving down the board: two for Black.
+        assert_eq!(term("phalanx", "4k3/8/8/5pp1/8/8/8/4K3 w - - 0 1", 10), -20);
+    }
+
+    #[test]
+    fn phalanxes_only_gain_and_sometimes_do_in_every_variant_with_pawns() {
+        one_way_and_sometimes_does("phalanx", |w, x| w.phalanx = x, true, 1);
+    }
+
     /// Random games of every variant: outposts only add to an army's
     /// score (and do in the small boards' games), the same in narrow cell
     /// sets.
@@ -1575,22 +1602,33 @@ mod tests {
     /// and off: it only takes from an army's score, and it does somewhere
     /// in every variant with royal pieces (and pawns, where it `needs_pawns`).
     fn only_costs_and_sometimes_does(term: &str, set: fn(&mut Weights, i32), needs_pawns: bool) {
+        one_way_and_sometimes_does(term, set, needs_pawns, -1);
+    }
+
+    /// As [`only_costs_and_sometimes_does`], for a term that only moves
+    /// an army's score the way of `sign` (-1 down, 1 up).
+    fn one_way_and_sometimes_does(
+        term: &str,
+        set: fn(&mut Weights, i32),
+        needs_pawns: bool,
+        sign: i32,
+    ) {
         let mut rng = fastrand::Rng::with_seed(5);
         for name in embedded::names() {
             let v = embedded::variant(name).unwrap();
             let (on, off) = on_and_off(&v, set);
-            let mut costly = 0;
+            let mut moved = 0;
             random_positions(&v, &mut rng, 10, |pos| {
                 let (a, b) = (on.armies(pos), off.armies(pos));
-                assert!(a.iter().zip(&b).all(|(a, b)| a <= b), "{term} {name} {pos}");
+                assert!(
+                    a.iter().zip(&b).all(|(a, b)| (a - b) * sign >= 0),
+                    "{term} {name} {pos}"
+                );
                 assert_narrow_sets_agree(&on, pos, &a, &format!("{term} {name}"));
-                costly += (a != b) as usize;
+                moved += (a != b) as usize;
             });
             let expected = v.rules.royal.is_some() && (!needs_pawns || on.know.pawn_types != 0);
-            assert!(
-                !expected || costly > 0,
-                "{term} {name}: no position with a cost"
-            );
+            assert!(!expected || moved > 0, "{term} {name}: never counted");
         }
     }
 }

@@ -333,6 +333,7 @@ fn knobs(v: &Arc<Variant>, start: &Weights) -> Vec<Knob> {
     scalar!(outpost, 3);
     scalar!(isolated, 3);
     scalar!(doubled, 3);
+    scalar!(phalanx, 3);
     scalar!(lesser_threat, 5);
     scalar!(danger_more, 20);
     scalar!(danger_pins, 20);

@@ -80,6 +80,11 @@ pub struct Knowledge {
     /// attacks), moved by the player: no pawn of its army there, the pawn
     /// on the cell is isolated.
     beside: Vec<CellSet>,
+    /// `[player * ncells + cell]`: the cells next to the cell on the files
+    /// beside its own and neither ahead of it nor behind (by the first
+    /// pawn type's attacks), moved by the player: a pawn of its army there
+    /// makes a phalanx.
+    level: Vec<CellSet>,
     /// Per pawn type: its slot in `passed_span` (`u8::MAX` for others).
     pawn_slot: Vec<u8>,
     /// How many types are pawn types.
@@ -207,7 +212,7 @@ impl Knowledge {
             .collect();
 
         let g = &v.geometry;
-        let neighbours = (0..ncells)
+        let neighbours: Vec<CellSet> = (0..ncells)
             .map(|c| {
                 let mut set = CellSet::EMPTY;
                 for (dx, dy) in KING_STEPS {
@@ -237,6 +242,7 @@ impl Knowledge {
         let (file, file_riders) = files(v, pawn_types, pawn_or_royal);
         let pawn_kinds = pawn_types.count_ones() as usize;
         let beside = files_beside(nplayers, ncells, pawn_kinds, &file, &pawn_attacks);
+        let level = cells_level(ncells, pawn_kinds, &beside, &neighbours, &pawn_attacks);
         let front = (0..nplayers * ncells)
             .map(|i| {
                 let (p, c) = (i / ncells, i % ncells);
@@ -282,6 +288,7 @@ impl Knowledge {
             file_riders,
             file,
             beside,
+            level,
             pawn_kinds,
             pawn_slot,
             passed_span,
@@ -304,6 +311,14 @@ impl Knowledge {
     #[inline]
     pub fn beside(&self, player: usize, cell: Cell) -> &CellSet {
         &self.beside[player * self.ncells + cell as usize]
+    }
+
+    /// The cells level with `cell` on the files beside its own, moved by
+    /// `player`: a pawn of its army there makes a phalanx with one on
+    /// `cell`.
+    #[inline]
+    pub fn level(&self, player: usize, cell: Cell) -> &CellSet {
+        &self.level[player * self.ncells + cell as usize]
     }
 
     /// The cells where a hostile pawn stops the pawn of type `kind` on
@@ -553,6 +568,36 @@ fn files_beside(
         }
     }
     beside
+}
+
+/// Per player and cell, the cells level with it ([`Knowledge::level`]):
+/// its `neighbours` on the files `beside` its own, less those the first
+/// pawn type attacks from the cell (ahead of it) and those it attacks the
+/// cell from (behind it). (Not by `passed_span`: with four players it
+/// holds the cells level with a pawn too, where a sideways-moving hostile
+/// pawn would attack its road.)
+fn cells_level(
+    ncells: usize,
+    pawn_kinds: usize,
+    beside: &[CellSet],
+    neighbours: &[CellSet],
+    pawn_attacks: &[CellSet],
+) -> Vec<CellSet> {
+    let attacks = |p: usize, c: usize| &pawn_attacks[p * pawn_kinds * ncells + c];
+    (0..beside.len())
+        .map(|i| {
+            let (p, c) = (i / ncells, i % ncells);
+            if pawn_kinds == 0 {
+                return CellSet::EMPTY;
+            }
+            neighbours[c]
+                .intersection(&beside[i])
+                .difference(attacks(p, c))
+                .iter()
+                .filter(|&x| !attacks(p, x as usize).contains(c as Cell))
+                .collect()
+        })
+        .collect()
 }
 
 /// Stockfish's outposts made generic: each type's share of the bonus
@@ -959,6 +1004,38 @@ mod tests {
                 "player {p}: {beside:?}"
             );
         }
+    }
+
+    #[test]
+    fn the_cells_level_with_a_pawn_are_beside_it_across_its_forward() {
+        let cells = |v: &Variant, names: &[&str]| -> CellSet {
+            names
+                .iter()
+                .map(|n| v.geometry.parse_cell(n).unwrap())
+                .collect()
+        };
+        let level = |v: &Variant, k: &Knowledge, p: usize, c: &str| {
+            *k.level(p, v.geometry.parse_cell(c).unwrap())
+        };
+        let (v, k) = values("chess");
+        for p in 0..2 {
+            assert_eq!(level(&v, &k, p, "d4"), cells(&v, &["c4", "e4"]));
+            assert_eq!(level(&v, &k, p, "a2"), cells(&v, &["b2"]));
+        }
+        // Avon: on a player's own half, the cells beside on its rank.
+        let (v, k) = values("avon");
+        for p in 0..v.players.len() {
+            let (c, sides) = if p == 0 || p == 3 {
+                ("e3", ["d3", "f3"])
+            } else {
+                ("e6", ["d6", "f6"])
+            };
+            assert_eq!(level(&v, &k, p, c), cells(&v, &sides), "player {p}");
+        }
+        // Ariana: Orange moves west, so level runs along its file.
+        let (v, k) = values("ariana");
+        assert_eq!(level(&v, &k, 1, "h5"), cells(&v, &["h4", "h6"]));
+        assert_eq!(level(&v, &k, 0, "e2"), cells(&v, &["d2", "f2"]));
     }
 
     #[test]

@@ -46,6 +46,8 @@
 //!                   # beside its own, in the middle game; twice in the end
 //! doubled = 10      # per pawn with a pawn of its army ahead on its file,
 //!                   # in the middle game; twice in the end
+//! phalanx = 10      # per pawn with a pawn of its army level with it on a
+//!                   # file beside its own (Stockfish's phalanx)
 //! lesser_threat = 30 # per hostile piece, royal ones aside, attacked by a
 //!                   # non-pawn piece worth less (a Knight on a Rook)
 //! danger_more = 100 # percent of the royal danger's further parts (with
@@ -111,6 +113,7 @@ pub struct Weights {
     pub outpost: i32,
     pub isolated: i32,
     pub doubled: i32,
+    pub phalanx: i32,
     pub lesser_threat: i32,
     pub danger_more: i32,
     pub danger_pins: i32,
@@ -159,6 +162,7 @@ impl Default for Weights {
             outpost: 0,
             isolated: 0,
             doubled: 0,
+            phalanx: 0,
             lesser_threat: 0,
             danger_more: 0,
             danger_pins: 0,
