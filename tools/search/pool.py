@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Pools `quadrille match` logs into one Elo estimate, or compares two pools.
+
+    tools/search/pool.py LOG...                 pooled Elo of A over B
+    tools/search/pool.py --diff "LOGS_A" "LOGS_B"  Elo of pool A minus pool B
+
+Each log's last `pairs [..]` line gives its pentanomial counts (pairs that
+scored 0, 1/2, 1, 3/2, 2 points for A); the interval is 95 % from the
+pairs' variance, as crates/search/src/stats.rs computes it. A difference
+of two pools (e.g. two weight files, each against the same FSF on the
+same books) takes the two estimates as independent.
+"""
+import math
+import re
+import sys
+
+
+def counts(path):
+    last = None
+    with open(path) as f:
+        for line in f:
+            m = re.search(r"pairs \[([0-9, ]+)\]", line)
+            if m:
+                last = [int(x) for x in m.group(1).split(",")]
+    if last is None:
+        sys.exit(f"{path}: no `pairs [..]` line")
+    return last
+
+
+def pooled(paths):
+    total = [0] * 5
+    for p in paths:
+        total = [a + b for a, b in zip(total, counts(p))]
+    return total
+
+
+def elo(s):
+    return -400.0 * math.log10(1.0 / s - 1.0)
+
+
+def estimate(c):
+    """(elo, low, high, half-width in Elo, games, score) of pentanomial c."""
+    n = sum(c)
+    mean = sum(k / 4 * c[k] for k in range(5)) / n
+    var = sum(c[k] * (k / 4 - mean) ** 2 for k in range(5)) / n
+    eps = 0.125 / n
+    clamp = lambda s: min(max(s, eps), 1 - eps)
+    half = 1.96 * math.sqrt(var / n)
+    e = elo(clamp(mean))
+    # Delta method: dElo/ds = 400 / (ln 10 * s * (1 - s)).
+    m = clamp(mean)
+    se = 400 / (math.log(10) * m * (1 - m)) * math.sqrt(var / n)
+    return e, elo(clamp(mean - half)), elo(clamp(mean + half)), se, 2 * n, mean
+
+
+def show(name, c):
+    e, lo, hi, _, g, s = estimate(c)
+    print(f"{name}: {g} games {100 * s:.1f} %  Elo {e:+.0f} ({lo:+.0f} .. {hi:+.0f})  pairs {c}")
+
+
+def main(args):
+    if args and args[0] == "--diff":
+        if len(args) != 3:
+            sys.exit('usage: pool.py --diff "LOGS_A" "LOGS_B"')
+        a, b = pooled(args[1].split()), pooled(args[2].split())
+        show("A", a)
+        show("B", b)
+        ea, *_, sa, _, _ = estimate(a)
+        eb, *_, sb, _, _ = estimate(b)
+        d, se = ea - eb, math.hypot(sa, sb)
+        print(f"A - B: {d:+.0f} ({d - 1.96 * se:+.0f} .. {d + 1.96 * se:+.0f})")
+    elif args:
+        show("pooled", pooled(args))
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
