@@ -583,13 +583,13 @@ fn cells_level(
     neighbours: &[CellSet],
     pawn_attacks: &[CellSet],
 ) -> Vec<CellSet> {
+    if pawn_kinds == 0 {
+        return vec![CellSet::EMPTY; beside.len()];
+    }
     let attacks = |p: usize, c: usize| &pawn_attacks[p * pawn_kinds * ncells + c];
     (0..beside.len())
         .map(|i| {
             let (p, c) = (i / ncells, i % ncells);
-            if pawn_kinds == 0 {
-                return CellSet::EMPTY;
-            }
             neighbours[c]
                 .intersection(&beside[i])
                 .difference(attacks(p, c))
