@@ -70,7 +70,8 @@ pub struct Params {
     /// update; 0 off, 1 on).
     pub lmr_post_history: i32,
     /// Use the table's score, where its bound allows, as a better static
-    /// score for the pruning decisions (0 off, 1 on).
+    /// score for the pruning decisions (0 off, 1 on, 2 also for
+    /// quiescence's standing pat, where `q_table` reads the table).
     pub tt_eval: i32,
     /// Razoring: a node not on the principal line whose static score lies
     /// more than this many centipawns times depth² below alpha is judged by

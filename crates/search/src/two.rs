@@ -286,14 +286,10 @@ impl Searcher {
         self.evals[ply] = static_eval;
         // The table's score, where its bound says the truth lies beyond the
         // static score, is the better guess for pruning.
-        let eval = match probe.entry {
-            Some((s, bound, _)) if p.tt_eval > 0 && !guarded && !is_mate(s) => match bound {
-                Bound::Lower if s > static_eval => s,
-                Bound::Upper if s < static_eval => s,
-                Bound::Exact => s,
-                _ => static_eval,
-            },
-            _ => static_eval,
+        let eval = if p.tt_eval > 0 && !guarded {
+            refined(static_eval, probe.entry)
+        } else {
+            static_eval
         };
         // Better than two plies ago (the same side's last node)? Pruning is
         // then bolder against beta and more careful below alpha.
@@ -895,17 +891,17 @@ impl Searcher {
         // depth 0: any stored result is deep enough).
         let key = pos.key();
         let original_alpha = alpha;
-        let table_move = if self.params.q_table > 0 {
+        let (table_move, entry) = if self.params.q_table > 0 {
             let probe = self.probe(key, 0, (alpha, beta), ply, beta - alpha == 1);
             if let Some(s) = probe.cutoff {
                 return s;
             }
             // Stored again as it was.
             self.tt_pv[ply] = probe.pv;
-            probe.mv
+            (probe.mv, probe.entry)
         } else {
             self.tt_pv[ply] = false;
-            None
+            (None, None)
         };
         let evasions = q < self.params.q_evasions.max(0) as usize
             && self.params.check_nodes < 2
@@ -915,6 +911,11 @@ impl Searcher {
             // Most nodes end here, before any move is generated.
             let raw = self.static_two(pos);
             best = self.corrected(pos, raw);
+            // `tt_eval` 2: the table's score stands in for the static one
+            // where its bound says it is the better guess (Stockfish's).
+            if self.params.tt_eval >= 2 {
+                best = refined(best, entry);
+            }
             if best >= beta {
                 return best;
             }
@@ -1008,6 +1009,20 @@ impl Searcher {
             self.store(key, best_move, best, (original_alpha, beta), 0, ply);
         }
         best
+    }
+}
+
+/// The static score `static_eval`, or the table's stored score where its
+/// bound says the truth lies beyond the static score (not a mate score).
+fn refined(static_eval: i32, entry: Option<(i32, Bound, i32)>) -> i32 {
+    match entry {
+        Some((s, bound, _)) if !is_mate(s) => match bound {
+            Bound::Lower if s > static_eval => s,
+            Bound::Upper if s < static_eval => s,
+            Bound::Exact => s,
+            _ => static_eval,
+        },
+        _ => static_eval,
     }
 }
 
@@ -1115,6 +1130,7 @@ mod tests {
             ("singular_depth:4", "singular_double:10"),
             ("singular_depth:4", "singular_negative:1"),
             ("continuation:1", "lmr_post_history:1"),
+            ("q_table:1", "tt_eval:2"),
         ] {
             let refined = with(&format!("{option},{refinement}"));
             assert_ne!(refined, with(option), "{refinement} changed nothing");
