@@ -49,10 +49,48 @@ impl<const W: usize> Position<W> {
             on_to = promoted;
         }
         board[m.from as usize] = 0;
-        let mut ours = false;
+        self.exchange(&mut board, m.to, us, false, (&mut gain, on_to), &worth)
+    }
+
+    /// What the armies hostile to the piece on `cell` win by capturing it
+    /// first, with the exchange that may follow (each side free to stop,
+    /// least valuable piece first, as in [`Position::see`]): 0 where no
+    /// hostile piece attacks it or taking it loses. A royal piece counts
+    /// as priceless.
+    pub fn threat(&self, cell: Cell, value: &[i32]) -> i32 {
+        let code = self.board[cell as usize];
+        if code == 0 {
+            return 0;
+        }
+        let us = army_of(code);
+        let worth = |code: u8| self.exchange_worth(code, value);
+        let mut board = self.board;
+        let Some(first) = self.least_attacker(&board, cell, us, false, &worth) else {
+            return 0;
+        };
+        let mut gain = [0i32; MAX_EXCHANGE];
+        gain[0] = worth(code);
+        let on_to = worth(board[first as usize]);
+        board[first as usize] = 0;
+        self.exchange(&mut board, cell, us, true, (&mut gain, on_to), &worth)
+            .max(0)
+    }
+
+    /// Plays out the exchange on `to` after its first capture (`gain[0]`,
+    /// with a piece worth `on_to` left there), the side `ours` to
+    /// recapture next, and returns what the first capture wins.
+    fn exchange(
+        &self,
+        board: &mut [u8; MAX_CELLS],
+        to: Cell,
+        us: u8,
+        mut ours: bool,
+        (gain, mut on_to): (&mut [i32; MAX_EXCHANGE], i32),
+        worth: &impl Fn(u8) -> i32,
+    ) -> i32 {
         let mut d = 0;
         while d + 1 < MAX_EXCHANGE {
-            let Some(cell) = self.least_attacker(&board, m.to, us, ours, &worth) else {
+            let Some(cell) = self.least_attacker(board, to, us, ours, worth) else {
                 break;
             };
             d += 1;
@@ -210,6 +248,27 @@ mod tests {
         // The King recaptures only where nothing defends.
         assert_eq!(see("8/8/4k3/8/8/8/3R4/4K3 w - - 0 1", "d2d5"), -500);
         assert_eq!(see("8/8/4k3/8/8/8/3R4/3RK3 w - - 0 1", "d2d5"), 0);
+    }
+
+    #[test]
+    fn threats_to_a_piece_where_it_stands() {
+        let threat = |fen: &str, cell: &str| {
+            let v = embedded::variant("chess").unwrap();
+            let pos = Position::from_string(v, fen).unwrap();
+            let c = pos.variant().geometry.parse_cell(cell).unwrap();
+            pos.threat(c, &VALUES)
+        };
+        // A Rook a pawn attacks, defended or not: the pawn wins 500 - 100
+        // (the Rook's side takes back), 500 where nothing defends it.
+        assert_eq!(threat("4k3/8/2p5/3R4/8/8/3R4/4K3 b - - 0 1", "d5"), 400);
+        assert_eq!(threat("4k3/8/2p5/3R4/8/8/8/4K3 b - - 0 1", "d5"), 500);
+        // A Knight defended by a pawn, attacked by a Rook: taking loses.
+        assert_eq!(threat("3rk3/8/8/3N4/4P3/8/8/4K3 w - - 0 1", "d5"), 0);
+        // Nothing attacks it, or the cell is empty.
+        assert_eq!(threat("4k3/8/8/3N4/8/8/8/4K3 w - - 0 1", "d5"), 0);
+        assert_eq!(threat("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "d5"), 0);
+        // The side to move does not matter: Black's pawn is threatened too.
+        assert_eq!(threat("4k3/8/8/3p4/8/8/3R4/4K3 w - - 0 1", "d5"), 100);
     }
 
     #[test]

@@ -28,6 +28,16 @@ const BAD_BAND: i32 = 100_000_000;
 pub(crate) const MAX_BONUS: i32 = 512;
 /// History scores stay within plus or minus this.
 const HISTORY_MAX: i32 = 32 * MAX_BONUS;
+/// Quiet moves' scores lie within plus or minus this (the history
+/// scores and a threat's weight on them); the bands above and below
+/// (killers, captures, losing captures) lie beyond it.
+const QUIET_BAND: i32 = 100_000_000;
+/// A threat or loss counts at most this much (a royal piece's priceless
+/// worth in an exchange is cut to it).
+const MAX_THREAT: i32 = 2_000;
+/// History score per centipawn of a threat escaped or a loss incurred
+/// (a Queen's about a third of the three tables' range, as Stockfish's).
+const THREAT_WEIGHT: i32 = 16;
 /// Continuation history is left out where its table would pass this many
 /// entries (piece types times cells, squared).
 const CONTINUATION_MAX: usize = 1 << 22;
@@ -390,6 +400,52 @@ impl Ordering {
         }
     }
 
+    /// Adjusts the history order of the quiet moves scored at `ply`
+    /// (killers and the counter move aside) by what they do about
+    /// material: a move onto a cell where it loses material by static
+    /// exchange falls by the loss, and one that takes a piece hostile
+    /// armies could win where it stands to a safe cell rises by that
+    /// threat (Stockfish's bonus for escaping capture and malus for
+    /// moving en prise, by exchange rather than by attacker type). Costs
+    /// an exchange a move: asked at deep nodes only.
+    pub fn weigh_threats<const W: usize>(&mut self, pos: &Position<W>, ply: usize, value: &[i32]) {
+        let frame = &mut self.frames[ply];
+        let army = pos.army_to_move();
+        // An exchange only where a hostile piece attacks the cell (on the
+        // board before the move, as Stockfish's threat maps are).
+        let attacked = |cell| pos.attacked_by_enemies(cell, army);
+        let mut threat = None;
+        for i in 0..frame.moves.len() {
+            if frame.scores[i].abs() >= QUIET_BAND {
+                continue;
+            }
+            let m = frame.moves.as_slice()[i];
+            if m.kind == MoveKind::DropOut || is_capture(pos, m) {
+                continue;
+            }
+            // Moves come grouped by their piece: one exchange per piece.
+            let on_from = match threat {
+                Some((cell, t)) if cell == m.from => t,
+                _ => {
+                    let t = if attacked(m.from) {
+                        pos.threat(m.from, value).min(MAX_THREAT)
+                    } else {
+                        0
+                    };
+                    threat = Some((m.from, t));
+                    t
+                }
+            };
+            let after = if attacked(m.to) {
+                pos.see(m, value).max(-MAX_THREAT)
+            } else {
+                0
+            };
+            let change = if after < 0 { after } else { on_from };
+            frame.scores[i] += change * THREAT_WEIGHT;
+        }
+    }
+
     /// Has the quiet move `m` at `ply` done badly after both earlier moves
     /// (continuation history below zero for each that is known, and at
     /// least one known)?
@@ -717,6 +773,28 @@ mod tests {
         let n = o.frames[1].len();
         let order: Vec<Move> = (0..n).map(|i| o.frames[1].pick(i)).collect();
         assert_eq!(order[n - 1], a3);
+    }
+
+    #[test]
+    fn threats_lift_escapes_and_sink_moves_en_prise() {
+        let v = embedded::variant("chess").unwrap();
+        // A pawn attacks the Knight on d4; a5 is a pawn's too.
+        let mut pos =
+            Position::from_string(v.clone(), "4k3/8/1p6/4p3/3N4/8/8/R3K3 w - - 0 1").unwrap();
+        let mut o = Ordering::new(4);
+        o.reset(2, v.pieces.len(), v.geometry.size());
+        pos.legal_moves_into(&mut o.frames[1].moves);
+        let values = [0, 900, 500, 330, 320, 100];
+        o.score(&pos, 1, None, &values, true);
+        o.weigh_threats(&pos, 1, &values);
+        let n = o.frames[1].len();
+        let order: Vec<Move> = (0..n).map(|i| o.frames[1].pick(i)).collect();
+        let d4 = pos.parse_move("d4b5").unwrap().from;
+        // Every Knight move to a cell no pawn holds first, the Rook onto
+        // a5 last.
+        let escapes = order.iter().take_while(|m| m.from == d4).count();
+        assert!(escapes >= 6, "{escapes} escapes first");
+        assert_eq!(order[n - 1], pos.parse_move("a1a5").unwrap());
     }
 
     #[test]

@@ -178,6 +178,9 @@ pub struct Params {
     /// capture whose search four plies shallower beats beta by this margin
     /// (centipawns; 0 off) cuts the node.
     pub probcut_margin: i32,
+    /// From this depth on, quiet moves are ordered also by the material
+    /// they save or lose by moving (`Ordering::weigh_threats`; 0 off).
+    pub quiet_threats: i32,
     /// Aspiration window: first half-width, and the depth it starts at.
     pub aspiration_delta: i32,
     pub aspiration_depth: i32,
@@ -251,6 +254,7 @@ impl Default for Params {
             capture_history: 0,
             bad_captures_last: 0,
             probcut_margin: 0,
+            quiet_threats: 0,
             aspiration_delta: 30,
             aspiration_depth: 5,
             explicit: 0,
@@ -271,7 +275,7 @@ impl Params {
     }
 
     /// Every parameter by name (the field's), the one list that names them.
-    fn fields(&mut self) -> [(&'static str, &mut i32); 57] {
+    fn fields(&mut self) -> [(&'static str, &mut i32); 58] {
         [
             ("rfp_margin", &mut self.rfp_margin),
             ("rfp_depth", &mut self.rfp_depth),
@@ -328,6 +332,7 @@ impl Params {
             ("capture_history", &mut self.capture_history),
             ("bad_captures_last", &mut self.bad_captures_last),
             ("probcut_margin", &mut self.probcut_margin),
+            ("quiet_threats", &mut self.quiet_threats),
             ("aspiration_delta", &mut self.aspiration_delta),
             ("aspiration_depth", &mut self.aspiration_depth),
         ]

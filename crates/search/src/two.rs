@@ -433,6 +433,9 @@ impl Searcher {
 
         self.order
             .score(pos, ply, table_move, &self.values, p.see_depth > 0);
+        if p.quiet_threats > 0 && depth >= p.quiet_threats {
+            self.order.weigh_threats(pos, ply, &self.values);
+        }
         // Where the table's move captures, quiet moves are reduced more
         // (asked only where the option is on: every node passes here).
         let tt_capture =
@@ -1116,6 +1119,7 @@ mod tests {
             "continuation:1,counter_move:1",
             "history_raised:1",
             "lmr_deeper:20",
+            "quiet_threats:3",
         ] {
             assert_ne!(with(setting), base, "{setting} changed nothing");
         }
