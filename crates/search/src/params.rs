@@ -181,6 +181,10 @@ pub struct Params {
     /// From this depth on, quiet moves are ordered also by the material
     /// they save or lose by moving (`Ordering::weigh_threats`; 0 off).
     pub quiet_threats: i32,
+    /// A ply more reduction for late moves where more than this many
+    /// nodes of the next ply failed high since the node's parent began
+    /// (Stockfish's `cutoffCnt`: the moves here are likely refuted; 0 off).
+    pub lmr_cutoffs: i32,
     /// Aspiration window: first half-width, and the depth it starts at.
     pub aspiration_delta: i32,
     pub aspiration_depth: i32,
@@ -255,6 +259,7 @@ impl Default for Params {
             bad_captures_last: 0,
             probcut_margin: 0,
             quiet_threats: 0,
+            lmr_cutoffs: 0,
             aspiration_delta: 30,
             aspiration_depth: 5,
             explicit: 0,
@@ -275,7 +280,7 @@ impl Params {
     }
 
     /// Every parameter by name (the field's), the one list that names them.
-    fn fields(&mut self) -> [(&'static str, &mut i32); 58] {
+    fn fields(&mut self) -> [(&'static str, &mut i32); 59] {
         [
             ("rfp_margin", &mut self.rfp_margin),
             ("rfp_depth", &mut self.rfp_depth),
@@ -333,6 +338,7 @@ impl Params {
             ("bad_captures_last", &mut self.bad_captures_last),
             ("probcut_margin", &mut self.probcut_margin),
             ("quiet_threats", &mut self.quiet_threats),
+            ("lmr_cutoffs", &mut self.lmr_cutoffs),
             ("aspiration_delta", &mut self.aspiration_delta),
             ("aspiration_depth", &mut self.aspiration_depth),
         ]

@@ -194,6 +194,9 @@ pub struct Searcher {
     /// Two sides: per ply, whether the node is or was on the principal
     /// line (Stockfish's `ttPv`), stored with its result.
     pub(crate) tt_pv: Vec<bool>,
+    /// Two sides: per ply, the nodes there that failed high since the
+    /// node two plies up began (Stockfish's `cutoffCnt`).
+    pub(crate) cutoffs: Vec<u32>,
     /// Late move reductions by depth * 64 + move number.
     pub(crate) reductions: Vec<u8>,
     /// The parameters in use: the options' with the variant's own values
@@ -277,6 +280,7 @@ impl Searcher {
             evals: vec![0; MAX_PLY + 1],
             excluded: vec![None; MAX_PLY + 1],
             tt_pv: vec![false; MAX_PLY + 2],
+            cutoffs: vec![0; MAX_PLY + 3],
             checks: vec![(0, false); MAX_PLY + 2],
             reductions: reductions(&options.params),
             params: options.params,

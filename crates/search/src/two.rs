@@ -12,8 +12,9 @@
 //! remembers, the table's score as static score, nodes in check
 //! pruned like the others, the static score corrected by the correction
 //! history, capture history, the history bonus of a principal line's
-//! quiet best move, the table in quiescence, ProbCut; the check
-//! extension limited to nodes of some depth.
+//! quiet best move, the table in quiescence, ProbCut, threats in the
+//! quiet moves' order, a ply more reduction where the next ply's nodes
+//! keep failing high; the check extension limited to nodes of some depth.
 
 use crate::ordering::{is_capture, is_tactical, losing_capture};
 use crate::score::{is_mate, DRAW, INFINITY, MATE};
@@ -154,6 +155,8 @@ impl Searcher {
     ) -> i32 {
         self.sides[0] = pos.army_to_move();
         self.tt_pv[0] = true;
+        self.cutoffs[1] = 0;
+        self.cutoffs[2] = 0;
         self.root_iteration(
             pos,
             root,
@@ -229,6 +232,7 @@ impl Searcher {
         if alpha >= beta {
             return alpha;
         }
+        self.cutoffs[ply + 2] = 0;
         let in_check = self.in_check(pos, ply);
         // Check extension, within twice the iteration's depth: games with
         // several royal pieces can check on and on. (Mode 2 extends at the
@@ -594,6 +598,8 @@ impl Searcher {
                         + p.lmr_cut_node * node.cut as i32
                         + p.lmr_tt_capture * (tt_capture && !tactical) as i32
                         - pv_less
+                        + (p.lmr_cutoffs > 0 && self.cutoffs[ply + 1] > p.lmr_cutoffs as u32)
+                            as i32
                         - history / p.lmr_history_div;
                     r = r.clamp(0, (d - 1).max(0));
                 }
@@ -628,6 +634,7 @@ impl Searcher {
             match self.raise(ply, m, s, &mut best, &mut alpha, beta) {
                 Step::Cutoff => {
                     best_move = Some(m);
+                    self.cutoffs[ply] += 1;
                     if !tactical {
                         self.order.cutoff(pos, ply, depth, m, &quiets[..n_quiets]);
                     }
@@ -1120,6 +1127,7 @@ mod tests {
             "history_raised:1",
             "lmr_deeper:20",
             "quiet_threats:3",
+            "lmr_cutoffs:3",
         ] {
             assert_ne!(with(setting), base, "{setting} changed nothing");
         }
