@@ -185,6 +185,11 @@ pub struct Params {
     /// nodes of the next ply failed high since the node's parent began
     /// (Stockfish's `cutoffCnt`: the moves here are likely refuted; 0 off).
     pub lmr_cutoffs: i32,
+    /// The null move also asks the static score (not only the table's
+    /// refinement of it) to be at least `beta - 16 * depth + null_static`
+    /// (Stockfish's `staticEval >= beta - 20 * depth + 233` at its Pawn's
+    /// scale; 0 off).
+    pub null_static: i32,
     /// Aspiration window: first half-width, and the depth it starts at.
     pub aspiration_delta: i32,
     pub aspiration_depth: i32,
@@ -260,6 +265,7 @@ impl Default for Params {
             probcut_margin: 0,
             quiet_threats: 0,
             lmr_cutoffs: 0,
+            null_static: 0,
             aspiration_delta: 30,
             aspiration_depth: 5,
             explicit: 0,
@@ -280,7 +286,7 @@ impl Params {
     }
 
     /// Every parameter by name (the field's), the one list that names them.
-    fn fields(&mut self) -> [(&'static str, &mut i32); 59] {
+    fn fields(&mut self) -> [(&'static str, &mut i32); 60] {
         [
             ("rfp_margin", &mut self.rfp_margin),
             ("rfp_depth", &mut self.rfp_depth),
@@ -339,6 +345,7 @@ impl Params {
             ("probcut_margin", &mut self.probcut_margin),
             ("quiet_threats", &mut self.quiet_threats),
             ("lmr_cutoffs", &mut self.lmr_cutoffs),
+            ("null_static", &mut self.null_static),
             ("aspiration_delta", &mut self.aspiration_delta),
             ("aspiration_depth", &mut self.aspiration_depth),
         ]

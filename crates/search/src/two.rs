@@ -14,7 +14,8 @@
 //! history, capture history, the history bonus of a principal line's
 //! quiet best move, the table in quiescence, ProbCut, threats in the
 //! quiet moves' order, a ply more reduction where the next ply's nodes
-//! keep failing high; the check extension limited to nodes of some depth.
+//! keep failing high, the null move only where the static score is near
+//! beta; the check extension limited to nodes of some depth.
 
 use crate::ordering::{is_capture, is_tactical, losing_capture};
 use crate::score::{is_mate, DRAW, INFINITY, MATE};
@@ -341,6 +342,7 @@ impl Searcher {
             && !in_check
             && depth >= 3
             && eval >= beta
+            && (p.null_static == 0 || static_eval >= beta - 16 * depth + p.null_static)
             && !is_mate(beta)
             && self.null_allowed(pos, ply)
         {
@@ -1128,6 +1130,7 @@ mod tests {
             "lmr_deeper:20",
             "quiet_threats:3",
             "lmr_cutoffs:3",
+            "null_static:180",
         ] {
             assert_ne!(with(setting), base, "{setting} changed nothing");
         }
