@@ -190,6 +190,15 @@ pub struct Params {
     /// (Stockfish's `staticEval >= beta - 20 * depth + 233` at its Pawn's
     /// scale; 0 off).
     pub null_static: i32,
+    /// A late quiet move whose piece stands where the hostile armies win
+    /// material by taking it is reduced `lmr_escape` plies less, except at
+    /// expected cut nodes (Stockfish's "moves that escape a capture"; 0 off).
+    pub lmr_escape: i32,
+    /// Late moves are reduced a ply less where the parent node has tried
+    /// more than `lmr_parent_moves` moves (Stockfish's `(ss-1)->moveCount >
+    /// 14`: the parent's good moves ran out, this node is likely to fail
+    /// high; 0 off).
+    pub lmr_parent_moves: i32,
     /// Aspiration window: first half-width, and the depth it starts at.
     pub aspiration_delta: i32,
     pub aspiration_depth: i32,
@@ -266,6 +275,8 @@ impl Default for Params {
             quiet_threats: 0,
             lmr_cutoffs: 0,
             null_static: 0,
+            lmr_escape: 0,
+            lmr_parent_moves: 0,
             aspiration_delta: 30,
             aspiration_depth: 5,
             explicit: 0,
@@ -286,7 +297,7 @@ impl Params {
     }
 
     /// Every parameter by name (the field's), the one list that names them.
-    fn fields(&mut self) -> [(&'static str, &mut i32); 60] {
+    fn fields(&mut self) -> [(&'static str, &mut i32); 62] {
         [
             ("rfp_margin", &mut self.rfp_margin),
             ("rfp_depth", &mut self.rfp_depth),
@@ -346,6 +357,8 @@ impl Params {
             ("quiet_threats", &mut self.quiet_threats),
             ("lmr_cutoffs", &mut self.lmr_cutoffs),
             ("null_static", &mut self.null_static),
+            ("lmr_escape", &mut self.lmr_escape),
+            ("lmr_parent_moves", &mut self.lmr_parent_moves),
             ("aspiration_delta", &mut self.aspiration_delta),
             ("aspiration_depth", &mut self.aspiration_depth),
         ]

@@ -197,6 +197,8 @@ pub struct Searcher {
     /// Two sides: per ply, the nodes there that failed high since the
     /// node two plies up began (Stockfish's `cutoffCnt`).
     pub(crate) cutoffs: Vec<u32>,
+    /// Moves searched so far at each ply's node (read by its children).
+    pub(crate) move_counts: Vec<u32>,
     /// Late move reductions by depth * 64 + move number.
     pub(crate) reductions: Vec<u8>,
     /// The parameters in use: the options' with the variant's own values
@@ -281,6 +283,7 @@ impl Searcher {
             excluded: vec![None; MAX_PLY + 1],
             tt_pv: vec![false; MAX_PLY + 2],
             cutoffs: vec![0; MAX_PLY + 3],
+            move_counts: vec![0; MAX_PLY + 3],
             checks: vec![(0, false); MAX_PLY + 2],
             reductions: reductions(&options.params),
             params: options.params,

@@ -158,6 +158,7 @@ impl Searcher {
         self.tt_pv[0] = true;
         self.cutoffs[1] = 0;
         self.cutoffs[2] = 0;
+        self.move_counts[0] = 0;
         self.root_iteration(
             pos,
             root,
@@ -165,6 +166,7 @@ impl Searcher {
             alpha,
             beta,
             |s, pos, d, alpha, beta, first| {
+                s.move_counts[0] += 1;
                 if first {
                     return s.child(pos, d, (alpha, beta), 0, false);
                 }
@@ -234,6 +236,7 @@ impl Searcher {
             return alpha;
         }
         self.cutoffs[ply + 2] = 0;
+        self.move_counts[ply] = 0;
         let in_check = self.in_check(pos, ply);
         // Check extension, within twice the iteration's depth: games with
         // several royal pieces can check on and on. (Mode 2 extends at the
@@ -536,6 +539,7 @@ impl Searcher {
                 continue;
             }
             legal += 1;
+            self.move_counts[ply] = legal as u32;
             let killer = self.order.is_killer(ply, m);
             // `bad_captures_last` 2: a losing capture is reduced like a
             // quiet move; `lmr_captures`: any capture at a node expected to
@@ -572,6 +576,16 @@ impl Searcher {
                 && depth >= 3
                 && !tactical
                 && !pos.see_at_least(m, &self.values, 0);
+            // `lmr_escape`: the move takes its piece out of a losing
+            // exchange (judged before the move, asked only where it counts).
+            let escape = p.lmr_escape > 0
+                && !node.cut
+                && !tactical
+                && i as i32 >= p.lmr_move
+                && depth >= 3
+                && !killer
+                && pos.attacked_by_enemies(m.from, side)
+                && pos.threat(m.from, &self.values) > 0;
             self.order.record(pos, ply, Some(m));
             pos.make(m);
             if safe && self.in_check(pos, ply + 1) {
@@ -601,6 +615,11 @@ impl Searcher {
                         + p.lmr_tt_capture * (tt_capture && !tactical) as i32
                         - pv_less
                         + (p.lmr_cutoffs > 0 && self.cutoffs[ply + 1] > p.lmr_cutoffs as u32)
+                            as i32
+                        - p.lmr_escape * escape as i32
+                        - (p.lmr_parent_moves > 0
+                            && ply > 0
+                            && self.move_counts[ply - 1] > p.lmr_parent_moves as u32)
                             as i32
                         - history / p.lmr_history_div;
                     r = r.clamp(0, (d - 1).max(0));
@@ -1131,6 +1150,8 @@ mod tests {
             "quiet_threats:3",
             "lmr_cutoffs:3",
             "null_static:180",
+            "lmr_escape:1",
+            "lmr_parent_moves:4",
         ] {
             assert_ne!(with(setting), base, "{setting} changed nothing");
         }
