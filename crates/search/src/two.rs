@@ -569,20 +569,18 @@ impl Searcher {
             if Some(m) == table_move {
                 d += singular_plies;
             }
+            // Late enough in a deep enough node for a late move reduction.
+            let late = depth >= 3 && i as i32 >= p.lmr_move;
             // `lmr_checks` 2: a check is reduced only when the checking
             // piece can be taken at a loss (judged before the move).
-            let losing = p.lmr_checks == 2
-                && i as i32 >= p.lmr_move
-                && depth >= 3
-                && !tactical
-                && !pos.see_at_least(m, &self.values, 0);
+            let losing =
+                p.lmr_checks == 2 && late && !tactical && !pos.see_at_least(m, &self.values, 0);
             // `lmr_escape`: the move takes its piece out of a losing
             // exchange (judged before the move, asked only where it counts).
             let escape = p.lmr_escape > 0
                 && !node.cut
                 && !tactical
-                && i as i32 >= p.lmr_move
-                && depth >= 3
+                && late
                 && !killer
                 && pos.attacked_by_enemies(m.from, side)
                 && pos.threat(m.from, &self.values) > 0;
@@ -602,8 +600,7 @@ impl Searcher {
                 // Checks are not reduced unless `lmr_checks` (tested last:
                 // it costs the most).
                 if self.options.lmr
-                    && depth >= 3
-                    && i as i32 >= p.lmr_move
+                    && late
                     && reducible
                     && !guarded
                     && !killer
