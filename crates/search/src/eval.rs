@@ -6,7 +6,7 @@
 use crate::values::Knowledge;
 use crate::weights::Weights;
 use quadrille_engine::variant::{PieceType, MAX_ARMIES};
-use quadrille_engine::{Cell, CellSet, Position, Variant};
+use quadrille_engine::{Activity, Cell, CellSet, Position, Variant};
 use std::any::Any;
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -193,6 +193,13 @@ impl<const W: usize> AttackMap<W> {
     }
 }
 
+/// A piece's moves for mobility: its pseudo-legal ones less those to
+/// `unsafe_cells` (see [`Eval::unsafe_cells`]).
+fn safe_moves<const W: usize>(act: &Activity<W>, unsafe_cells: &CellSet<W>) -> u32 {
+    act.moves
+        .saturating_sub(act.attacks.intersection(unsafe_cells).len())
+}
+
 /// The evaluation of one variant.
 #[derive(Clone, Debug)]
 pub struct Eval {
@@ -339,6 +346,8 @@ impl Eval {
         } else {
             [CellSet::<W>::EMPTY; MAX_ARMIES]
         };
+        let unsafe_cells = self.unsafe_cells(pos);
+        let safe = w.safe_mobility != 0;
         for (a, s) in score.iter_mut().enumerate().take(n) {
             let army = a as u8;
             let royal_types = k.royal_types[a];
@@ -361,13 +370,14 @@ impl Eval {
                     officers[a].insert(c);
                 }
                 // Learnt mobility and threats need every piece's attacks.
-                let act = (!pawn && (ACTIVITY || (extra && !royal)))
+                let act = (!pawn && (ACTIVITY || ((extra || safe) && !royal)))
                     .then(|| pos.piece_activity(c, owner));
                 if ACTIVITY {
                     let attacks = match &act {
                         Some(act) => {
                             if learnt_activity {
-                                let [mg, eg] = k.learnt(k.mobility_feature(t, act.moves));
+                                let moves = safe_moves(act, &unsafe_cells[a]);
+                                let [mg, eg] = k.learnt(k.mobility_feature(t, moves));
                                 learnt[a][0] += mg as i32;
                                 learnt[a][1] += eg as i32;
                                 if !royal {
@@ -406,7 +416,7 @@ impl Eval {
                                     self.lesser_threats(pos, army, value, &act.attacks);
                             }
                         }
-                        act.moves
+                        safe_moves(act, &unsafe_cells[a])
                     }
                     None => pos.piece_mobility(c, owner),
                 };
@@ -506,6 +516,7 @@ impl Eval {
         let mut terms = Vec::new();
         let n = self.variant.armies.len();
         let mut typed = vec![CellSet::EMPTY; n * k.ntypes];
+        let unsafe_cells = self.unsafe_cells(pos);
         let sign = |a: usize| if a == 0 { 1 } else { -1 };
         for a in 0..n.min(2) {
             let army = a as u8;
@@ -527,7 +538,8 @@ impl Eval {
                     k.pawn_attacks(owner, t, c).to_width()
                 } else {
                     let act = pos.piece_activity(c, owner);
-                    terms.push((k.mobility_feature(t, act.moves) as u32, sign(a)));
+                    let moves = safe_moves(&act, &unsafe_cells[a]);
+                    terms.push((k.mobility_feature(t, moves) as u32, sign(a)));
                     act.attacks
                 };
                 let set = &mut typed[a * k.ntypes + t as usize];
@@ -538,6 +550,35 @@ impl Eval {
             self.threats(pos, &typed, |a, f| terms.push((f as u32, sign(a))));
         }
         (self.phase(material), terms)
+    }
+
+    /// Per army, the cells its hostile armies' pawns attack, its own
+    /// pieces aside: with the weights' `safe_mobility`, moves there do not
+    /// count for mobility (Stockfish's mobility area). Empty without it.
+    fn unsafe_cells<const W: usize>(&self, pos: &Position<W>) -> [CellSet<W>; MAX_ARMIES] {
+        let mut cells = [CellSet::<W>::EMPTY; MAX_ARMIES];
+        if self.weights.safe_mobility == 0 || self.know.pawn_types == 0 {
+            return cells;
+        }
+        let v = &*self.variant;
+        let k = &self.know;
+        let n = v.armies.len();
+        let mut pawn_attacks = [CellSet::<W>::EMPTY; MAX_ARMIES];
+        for (a, attacks) in pawn_attacks.iter_mut().enumerate().take(n) {
+            let army = a as u8;
+            for t in (0..k.ntypes as u8).filter(|t| k.pawn_types >> t & 1 != 0) {
+                for c in pos.type_cells(army, t).iter() {
+                    *attacks = attacks.union(&k.pawn_attacks(k.owner(army, c), t, c).to_width());
+                }
+            }
+        }
+        for (a, set) in cells.iter_mut().enumerate().take(n) {
+            for e in v.hostile_armies(a as u8) {
+                *set = set.union(&pawn_attacks[e]);
+            }
+            *set = set.difference(&pos.army_cells(a as u8));
+        }
+        cells
     }
 
     /// The terms read from the [`AttackMap`]: `army`'s passed and supported pawns,
@@ -1037,7 +1078,7 @@ impl Default for EvalCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::weights::Weights;
+    use crate::weights::{Weights, MOBILITY_BUCKETS};
     use quadrille_engine::embedded;
 
     fn eval(name: &str) -> (Arc<Variant>, Eval) {
@@ -1349,8 +1390,43 @@ mod tests {
     }
 
     #[test]
+    fn safe_mobility_leaves_out_cells_hostile_pawns_attack() {
+        // The Knight on d4 has eight moves; the pawns on c6 and e6 attack
+        // two of them (b5, f5; d5 is not one). Black's pawns have no cell
+        // White's pawns attack (White has none).
+        let v = embedded::variant("chess").unwrap();
+        let knight = v.piece_by_letter('N').unwrap();
+        let p = Position::from_string(v.clone(), "4k3/8/2p1p3/8/3N4/8/8/4K3 w - - 0 1").unwrap();
+        let knight_moves = |safe_mobility| {
+            let w = Weights {
+                safe_mobility,
+                ..Weights::default()
+            };
+            let e = Eval::with_weights(&v, Terms::default(), w);
+            let (_, terms) = e.learnt_terms(&p, true);
+            (0..MOBILITY_BUCKETS as u32)
+                .filter(|&m| terms.contains(&(e.know.mobility_feature(knight, m) as u32, 1)))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(knight_moves(0), [8]);
+        assert_eq!(knight_moves(1), [6]);
+        // The linear term counts the same moves.
+        let e = Eval::with_weights(&v, Terms::default(), Weights::default());
+        let per_move = e.know.mobility_weight[knight as usize];
+        let safe = Weights {
+            safe_mobility: 1,
+            ..Weights::default()
+        };
+        let on = Eval::with_weights(&v, Terms::default(), safe);
+        assert_eq!(
+            on.two_sided(&p) - e.two_sided(&p),
+            per_move * 6 / 16 - per_move * 8 / 16
+        );
+    }
+
+    #[test]
     fn learnt_threats_and_mobility_count_what_they_name() {
-        use crate::weights::{MOBILITY_BUCKETS, THREAT_KINDS};
+        use crate::weights::THREAT_KINDS;
         // Knight takes Rook: the kinds are (waiting, undefended),
         // (waiting, defended), (to move, undefended), (to move, defended).
         let threat = |w: &mut Weights| {
@@ -1473,8 +1549,13 @@ mod tests {
         let mut compared = 0;
         for name in embedded::names() {
             let (v, e) = eval(name);
+            // And with the pawns' cells left out of mobility.
+            let mut w = e.weights.clone();
+            w.safe_mobility = 1;
+            let safe = Eval::with_weights(&v, Terms::default(), w);
             random_positions(&v, &mut rng, 20, |pos| {
                 assert_narrow_sets_agree(&e, pos, &e.armies(pos), name);
+                assert_narrow_sets_agree(&safe, pos, &safe.armies(pos), name);
                 compared += 1;
             });
         }

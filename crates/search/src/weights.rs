@@ -61,6 +61,8 @@
 //!                   # attacking a royal zone (their count times the sum
 //!                   # of weights that fall with their values) in place of
 //!                   # a flat 50 per piece
+//! safe_mobility = 1 # moves to cells a hostile pawn attacks do not count
+//!                   # for mobility (Stockfish's mobility area); 0 counts them
 //! [values]          # centipawns per piece letter
 //! P = 100
 //! [pst]             # learnt piece-square tables (`tune --pst`): per piece
@@ -118,6 +120,7 @@ pub struct Weights {
     pub danger_more: i32,
     pub danger_pins: i32,
     pub danger_attackers: i32,
+    pub safe_mobility: i32,
     /// Piece values by letter; missing letters keep the derived value.
     /// (Last: a TOML table follows the plain values.)
     pub values: BTreeMap<String, i32>,
@@ -167,6 +170,7 @@ impl Default for Weights {
             danger_more: 0,
             danger_pins: 0,
             danger_attackers: 0,
+            safe_mobility: 0,
         }
     }
 }
