@@ -193,11 +193,15 @@ impl<const W: usize> AttackMap<W> {
     }
 }
 
-/// A piece's moves for mobility: its pseudo-legal ones less those to
-/// `unsafe_cells` (see [`Eval::unsafe_cells`]).
-fn safe_moves<const W: usize>(act: &Activity<W>, unsafe_cells: &CellSet<W>) -> u32 {
-    act.moves
-        .saturating_sub(act.attacks.intersection(unsafe_cells).len())
+/// A piece's moves for mobility: its pseudo-legal ones, less those to
+/// `unsafe_cells` with `safe_mobility` (see [`Eval::unsafe_cells`]).
+fn safe_moves<const W: usize>(act: &Activity<W>, unsafe_cells: Option<&CellSet<W>>) -> u32 {
+    match unsafe_cells {
+        Some(cells) => act
+            .moves
+            .saturating_sub(act.attacks.intersection(cells).len()),
+        None => act.moves,
+    }
 }
 
 /// The evaluation of one variant.
@@ -346,8 +350,9 @@ impl Eval {
         } else {
             [CellSet::<W>::EMPTY; MAX_ARMIES]
         };
+        // With `safe_mobility` only: the evaluation without it pays nothing.
         let unsafe_cells = self.unsafe_cells(pos);
-        let safe = w.safe_mobility != 0;
+        let safe = unsafe_cells.is_some();
         for (a, s) in score.iter_mut().enumerate().take(n) {
             let army = a as u8;
             let royal_types = k.royal_types[a];
@@ -376,7 +381,7 @@ impl Eval {
                     let attacks = match &act {
                         Some(act) => {
                             if learnt_activity {
-                                let moves = safe_moves(act, &unsafe_cells[a]);
+                                let moves = safe_moves(act, unsafe_cells.as_ref().map(|u| &u[a]));
                                 let [mg, eg] = k.learnt(k.mobility_feature(t, moves));
                                 learnt[a][0] += mg as i32;
                                 learnt[a][1] += eg as i32;
@@ -416,7 +421,7 @@ impl Eval {
                                     self.lesser_threats(pos, army, value, &act.attacks);
                             }
                         }
-                        safe_moves(act, &unsafe_cells[a])
+                        safe_moves(act, unsafe_cells.as_ref().map(|u| &u[a]))
                     }
                     None => pos.piece_mobility(c, owner),
                 };
@@ -538,7 +543,7 @@ impl Eval {
                     k.pawn_attacks(owner, t, c).to_width()
                 } else {
                     let act = pos.piece_activity(c, owner);
-                    let moves = safe_moves(&act, &unsafe_cells[a]);
+                    let moves = safe_moves(&act, unsafe_cells.as_ref().map(|u| &u[a]));
                     terms.push((k.mobility_feature(t, moves) as u32, sign(a)));
                     act.attacks
                 };
@@ -554,31 +559,34 @@ impl Eval {
 
     /// Per army, the cells its hostile armies' pawns attack, its own
     /// pieces aside: with the weights' `safe_mobility`, moves there do not
-    /// count for mobility (Stockfish's mobility area). Empty without it.
-    fn unsafe_cells<const W: usize>(&self, pos: &Position<W>) -> [CellSet<W>; MAX_ARMIES] {
-        let mut cells = [CellSet::<W>::EMPTY; MAX_ARMIES];
+    /// count for mobility (Stockfish's mobility area). None without it (or
+    /// without pawns).
+    fn unsafe_cells<const W: usize>(&self, pos: &Position<W>) -> Option<[CellSet<W>; MAX_ARMIES]> {
         if self.weights.safe_mobility == 0 || self.know.pawn_types == 0 {
-            return cells;
+            return None;
         }
         let v = &*self.variant;
         let k = &self.know;
         let n = v.armies.len();
+        let pawns = self.pawns(pos);
         let mut pawn_attacks = [CellSet::<W>::EMPTY; MAX_ARMIES];
         for (a, attacks) in pawn_attacks.iter_mut().enumerate().take(n) {
             let army = a as u8;
-            for t in (0..k.ntypes as u8).filter(|t| k.pawn_types >> t & 1 != 0) {
-                for c in pos.type_cells(army, t).iter() {
-                    *attacks = attacks.union(&k.pawn_attacks(k.owner(army, c), t, c).to_width());
+            for c in pawns[a].iter() {
+                if let Some(piece) = pos.piece_at(c) {
+                    let owner = k.owner(army, c);
+                    *attacks = attacks.union(&k.pawn_attacks(owner, piece.kind, c).to_width());
                 }
             }
         }
+        let mut cells = [CellSet::<W>::EMPTY; MAX_ARMIES];
         for (a, set) in cells.iter_mut().enumerate().take(n) {
             for e in v.hostile_armies(a as u8) {
                 *set = set.union(&pawn_attacks[e]);
             }
             *set = set.difference(&pos.army_cells(a as u8));
         }
-        cells
+        Some(cells)
     }
 
     /// The terms read from the [`AttackMap`]: `army`'s passed and supported pawns,
