@@ -199,6 +199,13 @@ pub struct Params {
     /// 14`: the parent's good moves ran out, this node is likely to fail
     /// high; 0 off).
     pub lmr_parent_moves: i32,
+    /// Internal iterative reduction: a node without a table move from
+    /// depth `iir_depth` on (0 off) is searched shallower, being likely
+    /// new. `iir_nodes` says where: 0 every node, a ply; 1 nodes on the
+    /// principal line and expected cut nodes, a ply (Stockfish 15's); 2
+    /// nodes on the principal line only, two plies (Fairy-Stockfish's).
+    pub iir_depth: i32,
+    pub iir_nodes: i32,
     /// Aspiration window: first half-width, and the depth it starts at.
     pub aspiration_delta: i32,
     pub aspiration_depth: i32,
@@ -277,6 +284,8 @@ impl Default for Params {
             null_static: 0,
             lmr_escape: 0,
             lmr_parent_moves: 0,
+            iir_depth: 6,
+            iir_nodes: 0,
             aspiration_delta: 30,
             aspiration_depth: 5,
             explicit: 0,
@@ -297,7 +306,7 @@ impl Params {
     }
 
     /// Every parameter by name (the field's), the one list that names them.
-    fn fields(&mut self) -> [(&'static str, &mut i32); 62] {
+    fn fields(&mut self) -> [(&'static str, &mut i32); 64] {
         [
             ("rfp_margin", &mut self.rfp_margin),
             ("rfp_depth", &mut self.rfp_depth),
@@ -359,6 +368,8 @@ impl Params {
             ("null_static", &mut self.null_static),
             ("lmr_escape", &mut self.lmr_escape),
             ("lmr_parent_moves", &mut self.lmr_parent_moves),
+            ("iir_depth", &mut self.iir_depth),
+            ("iir_nodes", &mut self.iir_nodes),
             ("aspiration_delta", &mut self.aspiration_delta),
             ("aspiration_depth", &mut self.aspiration_depth),
         ]

@@ -424,9 +424,13 @@ impl Searcher {
             }
         }
         // Without a table move a deep node is likely new: search it
-        // shallower (internal iterative reduction).
-        if table_move.is_none() && depth >= 6 {
-            depth -= 1;
+        // shallower (internal iterative reduction), where `iir_nodes` says.
+        if table_move.is_none() && p.iir_depth > 0 && depth >= p.iir_depth {
+            depth -= match p.iir_nodes {
+                0 => 1,
+                1 => (pv_node || node.cut) as i32,
+                _ => 2 * pv_node as i32,
+            };
         }
         let singular_plies =
             match self.singular(pos, ply, depth, (beta, pv_node), node, (table_move, &probe)) {
@@ -1149,6 +1153,9 @@ mod tests {
             "null_static:180",
             "lmr_escape:1",
             "lmr_parent_moves:4",
+            "iir_depth:0",
+            "iir_nodes:1",
+            "iir_nodes:2",
         ] {
             assert_ne!(with(setting), base, "{setting} changed nothing");
         }
