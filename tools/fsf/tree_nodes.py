@@ -37,7 +37,7 @@ def main():
     searches = nodes = 0
     start = time.time()
     with open(args.record) as f:
-        games = [line.rstrip("\n").split("\t") for line in f][: args.games]
+        games = [line.rstrip("\n").split("\t") for line in f if line.strip()][: args.games]
     for fields in games:
         fen, moves = fields[0], fields[5].split()
         engine.ask(["ucinewgame"], "readyok")

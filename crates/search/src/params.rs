@@ -214,6 +214,12 @@ pub struct Params {
     explicit: u64,
 }
 
+/// How many parameters [`Params::fields`] names: `explicit` keeps a bit
+/// for each, so a parameter past 64 needs a wider mask (checked here
+/// rather than by a shift that overflows at run time).
+const COUNT: usize = 64;
+const _: () = assert!(COUNT <= u64::BITS as usize);
+
 /// The variants that ship their own search parameters (measured by
 /// self-play, docs/performance.md).
 const SHIPPED: &[(&str, &str)] = &[
@@ -306,7 +312,7 @@ impl Params {
     }
 
     /// Every parameter by name (the field's), the one list that names them.
-    fn fields(&mut self) -> [(&'static str, &mut i32); 64] {
+    fn fields(&mut self) -> [(&'static str, &mut i32); COUNT] {
         [
             ("rfp_margin", &mut self.rfp_margin),
             ("rfp_depth", &mut self.rfp_depth),
