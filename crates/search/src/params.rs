@@ -206,19 +206,27 @@ pub struct Params {
     /// nodes on the principal line only, two plies (Fairy-Stockfish's).
     pub iir_depth: i32,
     pub iir_nodes: i32,
+    /// Late move, futility, history and static-exchange pruning of the
+    /// moves after the first apply at nodes on the principal line too, as
+    /// in Stockfish (0 off: there every move is searched).
+    pub pv_prune: i32,
+    /// The move number late move pruning and reductions go by counts
+    /// every legal move reached, the pruned ones too, as Stockfish's
+    /// `moveCount` (0: only the moves searched).
+    pub move_count: i32,
     /// Aspiration window: first half-width, and the depth it starts at.
     pub aspiration_delta: i32,
     pub aspiration_depth: i32,
     /// Parameters set by the user (bits by index in the name list): a
     /// variant's own values leave them alone.
-    explicit: u64,
+    explicit: u128,
 }
 
 /// How many parameters [`Params::fields`] names: `explicit` keeps a bit
-/// for each, so a parameter past 64 needs a wider mask (checked here
+/// for each, so a parameter past 128 needs a wider mask (checked here
 /// rather than by a shift that overflows at run time).
-const COUNT: usize = 64;
-const _: () = assert!(COUNT <= u64::BITS as usize);
+const COUNT: usize = 66;
+const _: () = assert!(COUNT <= u128::BITS as usize);
 
 /// The variants that ship their own search parameters (measured by
 /// self-play, docs/performance.md).
@@ -292,6 +300,8 @@ impl Default for Params {
             lmr_parent_moves: 0,
             iir_depth: 6,
             iir_nodes: 0,
+            pv_prune: 0,
+            move_count: 0,
             aspiration_delta: 30,
             aspiration_depth: 5,
             explicit: 0,
@@ -376,6 +386,8 @@ impl Params {
             ("lmr_parent_moves", &mut self.lmr_parent_moves),
             ("iir_depth", &mut self.iir_depth),
             ("iir_nodes", &mut self.iir_nodes),
+            ("pv_prune", &mut self.pv_prune),
+            ("move_count", &mut self.move_count),
             ("aspiration_delta", &mut self.aspiration_delta),
             ("aspiration_depth", &mut self.aspiration_depth),
         ]
@@ -392,7 +404,7 @@ impl Params {
     /// These values, every one as the user's choice: a variant's own
     /// values replace none of them (to search with the table alone).
     pub fn chosen(mut self) -> Params {
-        self.explicit = u64::MAX;
+        self.explicit = u128::MAX;
         self
     }
 

@@ -467,6 +467,8 @@ impl Searcher {
         let mut captures = [Move::DROP_OUT; MAX_QUIETS];
         let mut n_captures = 0;
         let mut legal = 0;
+        // Legal moves reached, where `move_count` counts them.
+        let mut reached = 0;
         // Quiet moves tried before the best one so far.
         let mut quiets_before_best = 0;
         // Set when late move pruning skips its first move: every move after
@@ -484,11 +486,24 @@ impl Searcher {
             if Some(m) == excluded {
                 continue;
             }
-            // Moves searched so far (legal ones: pruned moves are not
-            // judged, and only once one move has been searched).
-            let i = legal;
+            // The move's number, counted from 0: the moves searched before
+            // it, or with `move_count` every legal move reached before it,
+            // pruned or not (Stockfish's `moveCount`; legality is then
+            // judged first, else only for the moves not pruned).
+            let i = if p.move_count > 0 {
+                if legality.as_ref().is_some_and(|l| !pos.is_legal(l, m)) {
+                    continue;
+                }
+                reached += 1;
+                reached - 1
+            } else {
+                legal
+            };
             let tactical = is_tactical(pos, m, &self.values);
-            let quiet_prunable = !pv_node && !guarded && i > 0 && !tactical && !is_mate(alpha);
+            // Moves after the first searched may be pruned (on the
+            // principal line too where `pv_prune` says).
+            let prunable = (!pv_node || p.pv_prune > 0) && !guarded && legal > 0 && !is_mate(alpha);
+            let quiet_prunable = prunable && !tactical;
             // Late move pruning: far down the list of a shallow node, the
             // quiet moves are not worth a look.
             let lmp_count = (p.lmp_base + depth * depth) / if improving { 1 } else { 2 };
@@ -523,13 +538,7 @@ impl Searcher {
             }
             // Static exchange pruning: near the leaves, a move that loses
             // more material on its cell than the depth can win back.
-            if !pv_node
-                && !guarded
-                && i > 0
-                && !is_mate(alpha)
-                && depth <= p.see_depth
-                && m.promotion.is_none()
-            {
+            if prunable && depth <= p.see_depth && m.promotion.is_none() {
                 let limit = if tactical {
                     -p.see_capture_margin * depth
                 } else {
@@ -539,7 +548,7 @@ impl Searcher {
                     continue;
                 }
             }
-            if legality.as_ref().is_some_and(|l| !pos.is_legal(l, m)) {
+            if p.move_count == 0 && legality.as_ref().is_some_and(|l| !pos.is_legal(l, m)) {
                 continue;
             }
             legal += 1;
@@ -597,7 +606,7 @@ impl Searcher {
             // The continuation bonus a re-search after a reduction earned
             // (given once the move is unmade: its slots read the mover).
             let mut post_lmr = 0;
-            if i == 0 {
+            if legal == 1 {
                 s = self.child(pos, d, (alpha, beta), ply, !pv_node && !node.cut);
             } else {
                 let mut r = 0;
@@ -1156,6 +1165,8 @@ mod tests {
             "iir_depth:0",
             "iir_nodes:1",
             "iir_nodes:2",
+            "pv_prune:1",
+            "move_count:1",
         ] {
             assert_ne!(with(setting), base, "{setting} changed nothing");
         }
