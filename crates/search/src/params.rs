@@ -33,6 +33,10 @@ pub struct Params {
     pub null_base: i32,
     pub null_depth_div: i32,
     pub null_eval_div: i32,
+    /// The null move is tried from this remaining depth on (Stockfish
+    /// tries it at every depth; its reduction then drops straight into
+    /// quiescence).
+    pub null_depth: i32,
     /// Late move reductions: `lmr_base + ln(depth) ln(move) / lmr_div`
     /// (both in hundredths).
     pub lmr_base: i32,
@@ -206,9 +210,10 @@ pub struct Params {
     /// nodes on the principal line only, two plies (Fairy-Stockfish's).
     pub iir_depth: i32,
     pub iir_nodes: i32,
-    /// Late move, futility, history and static-exchange pruning of the
-    /// moves after the first apply at nodes on the principal line too, as
-    /// in Stockfish (0 off: there every move is searched).
+    /// Late move, futility, history and continuation, and static-exchange
+    /// pruning of the moves after the first apply at nodes on the
+    /// principal line too, as in Stockfish (0 off: there every move is
+    /// searched).
     pub pv_prune: i32,
     /// The move number late move pruning and reductions go by counts
     /// every legal move reached, the pruned ones too, as Stockfish's
@@ -225,7 +230,7 @@ pub struct Params {
 /// How many parameters [`Params::fields`] names: `explicit` keeps a bit
 /// for each, so a parameter past 128 needs a wider mask (checked here
 /// rather than by a shift that overflows at run time).
-const COUNT: usize = 66;
+const COUNT: usize = 67;
 const _: () = assert!(COUNT <= u128::BITS as usize);
 
 /// The variants that ship their own search parameters (measured by
@@ -250,6 +255,7 @@ impl Default for Params {
             null_base: 3,
             null_depth_div: 3,
             null_eval_div: 200,
+            null_depth: 3,
             lmr_base: 75,
             lmr_div: 225,
             lmr_move: 2,
@@ -336,6 +342,7 @@ impl Params {
             ("null_base", &mut self.null_base),
             ("null_depth_div", &mut self.null_depth_div),
             ("null_eval_div", &mut self.null_eval_div),
+            ("null_depth", &mut self.null_depth),
             ("lmr_base", &mut self.lmr_base),
             ("lmr_div", &mut self.lmr_div),
             ("lmr_move", &mut self.lmr_move),

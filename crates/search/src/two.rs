@@ -343,7 +343,7 @@ impl Searcher {
             && excluded.is_none()
             && !pv_node
             && !in_check
-            && depth >= 3
+            && depth >= p.null_depth
             && eval >= beta
             && (p.null_static == 0 || static_eval >= beta - 16 * depth + p.null_static)
             && !is_mate(beta)
@@ -1167,6 +1167,7 @@ mod tests {
             "iir_nodes:2",
             "pv_prune:1",
             "move_count:1",
+            "null_depth:1",
         ] {
             assert_ne!(with(setting), base, "{setting} changed nothing");
         }
