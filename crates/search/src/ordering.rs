@@ -159,8 +159,14 @@ pub fn is_capture<const W: usize>(pos: &Position<W>, m: Move) -> bool {
 /// Is the move a capture, a drop-out, or a promotion worth at least two
 /// pawns (the moves quiescence searches)?
 #[inline]
+/// Is `m` a capture or a drop-out (a move that changes material by itself,
+/// promotions aside)?
+fn is_tactical_kind<const W: usize>(pos: &Position<W>, m: Move) -> bool {
+    m.kind == MoveKind::DropOut || is_capture(pos, m)
+}
+
 pub fn is_tactical<const W: usize>(pos: &Position<W>, m: Move, value: &[i32]) -> bool {
-    if m.kind == MoveKind::DropOut || is_capture(pos, m) {
+    if is_tactical_kind(pos, m) {
         return true;
     }
     let Some(t) = m.promotion else {
@@ -223,6 +229,11 @@ pub(crate) struct Ordering {
     /// A cutoff's history bonus per ply of depth (0: depth squared) and
     /// its cap (set per search from `history_bonus` and `history_cap`).
     pub history_bonus: (i32, i32),
+    /// Per ply, the quiet move made there and its mover, for the bonuses
+    /// to the move one ply up; kept only where `keep_quiets` (set per
+    /// search).
+    quiets: Vec<Option<(usize, Move)>>,
+    pub keep_quiets: bool,
     pub frames: Vec<Frame>,
 }
 
@@ -244,6 +255,8 @@ impl Ordering {
             use_capture_history: false,
             bad_captures_last: false,
             history_bonus: (0, 400),
+            quiets: vec![None; max_ply + 1],
+            keep_quiets: false,
             frames: (0..=max_ply).map(|_| Frame::new()).collect(),
         }
     }
@@ -294,6 +307,45 @@ impl Ordering {
         if self.use_continuation {
             self.played[ply] = m.and_then(|m| self.piece_to(pos, m));
         }
+        if self.keep_quiets {
+            self.quiets[ply] = m
+                .filter(|&m| m.promotion.is_none() && !is_tactical_kind(pos, m))
+                .map(|m| (pos.to_move(), m));
+        }
+    }
+
+    /// The quiet move made one ply up (at `ply - 1`) moves its
+    /// continuation history by `times` a cutoff's bonus at `depth`: the
+    /// node after it failed low, so it was good for its mover
+    /// (Stockfish's bonus to the prior move).
+    pub fn prior_reward(&mut self, ply: usize, depth: i32, times: i32) {
+        let bonus = self.bonus(depth) * times;
+        let Some(before) = ply.checked_sub(1) else {
+            return;
+        };
+        let (Some(_), Some(now)) = (self.quiets[before], self.played[before]) else {
+            return;
+        };
+        if self.continuation.is_empty() {
+            return;
+        }
+        let slots = self.slots_at(before, now);
+        self.nudge_slots(slots, bonus);
+    }
+
+    /// The quiet move made one ply up (at `ply - 1`) moves its from-to
+    /// history by `bonus`: how much better the static score after it is
+    /// for its mover than the one before (Stockfish's bonus by the static
+    /// evaluations' difference). Nothing after a capture or a null move.
+    pub fn eval_reward(&mut self, ply: usize, bonus: i32) {
+        let Some(Some((player, m))) = ply.checked_sub(1).map(|p| self.quiets[p]) else {
+            return;
+        };
+        if self.history.is_empty() {
+            return;
+        }
+        let i = self.history_index(player, m);
+        Self::nudge(&mut self.history[i], bonus);
     }
 
     #[inline]
@@ -312,13 +364,18 @@ impl Ordering {
         ply: usize,
         m: Move,
     ) -> [Option<usize>; 3] {
-        let mut slots = [None; 3];
         if !self.use_continuation || self.continuation.is_empty() {
-            return slots;
+            return [None; 3];
         }
-        let Some(now) = self.piece_to(pos, m) else {
-            return slots;
-        };
+        self.piece_to(pos, m)
+            .map_or([None; 3], |now| self.slots_at(ply, now))
+    }
+
+    /// The continuation-history entries of the move `now` (as `played`)
+    /// made at `ply`, by the moves before it.
+    #[inline]
+    fn slots_at(&self, ply: usize, now: u32) -> [Option<usize>; 3] {
+        let mut slots = [None; 3];
         let backs: &[usize] = if self.continuation_far {
             &[1, 2, 4]
         } else {
@@ -615,7 +672,13 @@ impl Ordering {
         m: Move,
         bonus: i32,
     ) {
-        for i in self.continuation_slots(pos, ply, m).into_iter().flatten() {
+        let slots = self.continuation_slots(pos, ply, m);
+        self.nudge_slots(slots, bonus);
+    }
+
+    /// Moves these continuation-history entries by `bonus`.
+    fn nudge_slots(&mut self, slots: [Option<usize>; 3], bonus: i32) {
+        for i in slots.into_iter().flatten() {
             let mut h = self.continuation[i] as i32;
             Self::nudge(&mut h, bonus);
             self.continuation[i] = h as i16;
@@ -751,6 +814,47 @@ mod tests {
         assert!(!bad_e4 && bad_d4);
         o.use_continuation = false;
         assert_eq!(score_after(&mut o, e4).0, score_after(&mut o, d4).0);
+    }
+
+    #[test]
+    fn the_move_before_gains_by_static_scores_and_by_fail_lows() {
+        let v = embedded::variant("chess").unwrap();
+        let mut o = Ordering::new(4);
+        o.use_continuation = true;
+        o.keep_quiets = true;
+        o.reset(2, v.pieces.len(), v.geometry.size());
+        let start = v.start();
+        let (e4, d4) = (
+            start.parse_move("e2e4").unwrap(),
+            start.parse_move("d2d4").unwrap(),
+        );
+        // Black's quiet move at ply 1 after `first` is recorded and made;
+        // its score as the position before it sees it.
+        let after = |o: &mut Ordering, first: Move, second: &str| {
+            let mut p = v.start();
+            o.record(&p, 0, Some(first));
+            p.make(first);
+            let m = p.parse_move(second).unwrap();
+            let score = o.quiet_score(&p, 1, m);
+            o.record(&p, 1, Some(m));
+            score
+        };
+        after(&mut o, e4, "g8f6");
+        o.eval_reward(2, 30);
+        assert!(after(&mut o, d4, "g8f6") > 0, "from-to history for Nf6");
+        // A fail-low after e4 Nf6 lifts Nf6's continuation after e4 only.
+        after(&mut o, e4, "g8f6");
+        o.prior_reward(2, 4, 2);
+        let (by_e4, by_d4) = (after(&mut o, e4, "g8f6"), after(&mut o, d4, "g8f6"));
+        assert!(by_e4 > by_d4, "{by_e4} {by_d4}");
+        // A capture one ply up earns nothing.
+        let mut p = Position::from_string(v.clone(), "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1").unwrap();
+        let exd5 = p.parse_move("e4d5").unwrap();
+        o.record(&p, 2, Some(exd5));
+        p.make(exd5);
+        let before = o.history.clone();
+        o.eval_reward(3, 30);
+        assert_eq!(o.history, before);
     }
 
     #[test]

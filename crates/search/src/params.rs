@@ -215,6 +215,17 @@ pub struct Params {
     /// principal line too, as in Stockfish (0 off: there every move is
     /// searched).
     pub pv_prune: i32,
+    /// The quiet move one ply up gains from-to history as the static
+    /// score after it is better for its mover than the one before it:
+    /// `-(before + after) * depth * eval_history / 16`, at most 36 either
+    /// way (Stockfish's `-4 * depth * (before + after)` within 1000 on its
+    /// scale; 0 off).
+    pub eval_history: i32,
+    /// Where a node fails low from depth 3 (any depth on the principal
+    /// line), the quiet move one ply up gains continuation history: this
+    /// many cutoffs' bonuses, one more at principal-line and expected cut
+    /// nodes (Stockfish's 1 and 2; 0 off).
+    pub prior_bonus: i32,
     /// The move number late move pruning and reductions go by counts
     /// every legal move reached, the pruned ones too, as Stockfish's
     /// `moveCount` (0: only the moves searched).
@@ -230,7 +241,7 @@ pub struct Params {
 /// How many parameters [`Params::fields`] names: `explicit` keeps a bit
 /// for each, so a parameter past 128 needs a wider mask (checked here
 /// rather than by a shift that overflows at run time).
-const COUNT: usize = 67;
+const COUNT: usize = 69;
 const _: () = assert!(COUNT <= u128::BITS as usize);
 
 /// The variants that ship their own search parameters (measured by
@@ -307,6 +318,8 @@ impl Default for Params {
             iir_depth: 6,
             iir_nodes: 0,
             pv_prune: 0,
+            eval_history: 0,
+            prior_bonus: 0,
             move_count: 0,
             aspiration_delta: 30,
             aspiration_depth: 5,
@@ -394,6 +407,8 @@ impl Params {
             ("iir_depth", &mut self.iir_depth),
             ("iir_nodes", &mut self.iir_nodes),
             ("pv_prune", &mut self.pv_prune),
+            ("eval_history", &mut self.eval_history),
+            ("prior_bonus", &mut self.prior_bonus),
             ("move_count", &mut self.move_count),
             ("aspiration_delta", &mut self.aspiration_delta),
             ("aspiration_depth", &mut self.aspiration_depth),

@@ -292,6 +292,12 @@ impl Searcher {
             (raw, self.corrected(pos, raw))
         };
         self.evals[ply] = static_eval;
+        // The move that led here, judged by the static scores around it
+        // (not the root's moves: the root keeps no static score).
+        if p.eval_history > 0 && !guarded && ply > 1 && self.evals[ply - 1] != -INFINITY {
+            let gain = -(self.evals[ply - 1] + static_eval) * depth * p.eval_history / 16;
+            self.order.eval_reward(ply, gain.clamp(-36, 36));
+        }
         // The table's score, where its bound says the truth lies beyond the
         // static score, is the better guess for pruning.
         let eval = if p.tt_eval > 0 && !guarded {
@@ -708,6 +714,10 @@ impl Searcher {
             // move before it was likely good (Stockfish's).
             if best <= original_alpha {
                 self.tt_pv[ply] |= ply > 0 && self.tt_pv[ply - 1] && depth > 3;
+                if p.prior_bonus > 0 && (depth >= 3 || pv_node) {
+                    let times = p.prior_bonus + (pv_node || node.cut) as i32;
+                    self.order.prior_reward(ply, depth, times);
+                }
             }
             self.store(key, best_move, best, (original_alpha, beta), depth, ply);
             // The correction learns where the result says which way the
@@ -1168,6 +1178,8 @@ mod tests {
             "pv_prune:1",
             "move_count:1",
             "null_depth:1",
+            "eval_history:4",
+            "continuation:1,prior_bonus:1",
         ] {
             assert_ne!(with(setting), base, "{setting} changed nothing");
         }
