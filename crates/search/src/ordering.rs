@@ -818,16 +818,7 @@ mod tests {
 
     #[test]
     fn the_move_before_gains_by_static_scores_and_by_fail_lows() {
-        let v = embedded::variant("chess").unwrap();
-        let mut o = Ordering::new(4);
-        o.use_continuation = true;
-        o.keep_quiets = true;
-        o.reset(2, v.pieces.len(), v.geometry.size());
-        let start = v.start();
-        let (e4, d4) = (
-            start.parse_move("e2e4").unwrap(),
-            start.parse_move("d2d4").unwrap(),
-        );
+        let (v, mut o, e4, d4) = chess_after_e4_or_d4(|o| o.keep_quiets = true);
         // Black's quiet move at ply 1 after `first` is recorded and made;
         // its score as the position before it sees it.
         let after = |o: &mut Ordering, first: Move, second: &str| {
@@ -901,18 +892,32 @@ mod tests {
         assert_eq!(order[n - 1], pos.parse_move("a1a5").unwrap());
     }
 
-    #[test]
-    fn the_counter_move_answers_the_move_before() {
+    /// Chess with the continuation history (and what `setup` switches on),
+    /// and its first moves e4 and d4.
+    fn chess_after_e4_or_d4(
+        setup: impl FnOnce(&mut Ordering),
+    ) -> (
+        std::sync::Arc<quadrille_engine::Variant>,
+        Ordering,
+        Move,
+        Move,
+    ) {
         let v = embedded::variant("chess").unwrap();
         let mut o = Ordering::new(4);
         o.use_continuation = true;
-        o.use_counter = true;
+        setup(&mut o);
         o.reset(2, v.pieces.len(), v.geometry.size());
         let start = v.start();
         let (e4, d4) = (
             start.parse_move("e2e4").unwrap(),
             start.parse_move("d2d4").unwrap(),
         );
+        (v, o, e4, d4)
+    }
+
+    #[test]
+    fn the_counter_move_answers_the_move_before() {
+        let (v, mut o, e4, d4) = chess_after_e4_or_d4(|o| o.use_counter = true);
         // The quiet moves at ply 1 after `first`, in order, with the
         // killers of ply 1 forgotten.
         let order_after = |o: &mut Ordering, first: Move| {
