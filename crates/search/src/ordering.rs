@@ -156,15 +156,16 @@ pub fn is_capture<const W: usize>(pos: &Position<W>, m: Move) -> bool {
     }
 }
 
-/// Is the move a capture, a drop-out, or a promotion worth at least two
-/// pawns (the moves quiescence searches)?
-#[inline]
 /// Is `m` a capture or a drop-out (a move that changes material by itself,
 /// promotions aside)?
+#[inline]
 fn is_tactical_kind<const W: usize>(pos: &Position<W>, m: Move) -> bool {
     m.kind == MoveKind::DropOut || is_capture(pos, m)
 }
 
+/// Is the move a capture, a drop-out, or a promotion worth at least two
+/// pawns (the moves quiescence searches)?
+#[inline]
 pub fn is_tactical<const W: usize>(pos: &Position<W>, m: Move, value: &[i32]) -> bool {
     if is_tactical_kind(pos, m) {
         return true;
