@@ -320,7 +320,6 @@ impl Ordering {
     /// node after it failed low, so it was good for its mover
     /// (Stockfish's bonus to the prior move).
     pub fn prior_reward(&mut self, ply: usize, depth: i32, times: i32) {
-        let bonus = self.bonus(depth) * times;
         let Some(before) = ply.checked_sub(1) else {
             return;
         };
@@ -331,7 +330,7 @@ impl Ordering {
             return;
         }
         let slots = self.slots_at(before, now);
-        self.nudge_slots(slots, bonus);
+        self.nudge_slots(slots, self.bonus(depth) * times);
     }
 
     /// The quiet move made one ply up (at `ply - 1`) moves its from-to
@@ -478,7 +477,7 @@ impl Ordering {
                 continue;
             }
             let m = frame.moves.as_slice()[i];
-            if m.kind == MoveKind::DropOut || is_capture(pos, m) {
+            if is_tactical_kind(pos, m) {
                 continue;
             }
             // Moves come grouped by their piece: one exchange per piece.
