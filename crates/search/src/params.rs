@@ -230,6 +230,14 @@ pub struct Params {
     /// every legal move reached, the pruned ones too, as Stockfish's
     /// `moveCount` (0: only the moves searched).
     pub move_count: i32,
+    /// Late quiet moves at the root, from this one on (counted from 0, the
+    /// best of the last iteration), are reduced as at a principal-line
+    /// node below, and searched again in full where they beat alpha (0
+    /// off: every root move full depth; Fairy-Stockfish's from 3).
+    pub root_lmr: i32,
+    /// The root keeps its static score for the nodes two plies down to
+    /// judge `improving` by (0: it keeps none, and they compare with 0).
+    pub root_eval: i32,
     /// Aspiration window: first half-width, and the depth it starts at.
     pub aspiration_delta: i32,
     pub aspiration_depth: i32,
@@ -241,7 +249,7 @@ pub struct Params {
 /// How many parameters [`Params::fields`] names: `explicit` keeps a bit
 /// for each, so a parameter past 128 needs a wider mask (checked here
 /// rather than by a shift that overflows at run time).
-const COUNT: usize = 69;
+const COUNT: usize = 71;
 const _: () = assert!(COUNT <= u128::BITS as usize);
 
 /// The variants that ship their own search parameters (measured by
@@ -321,6 +329,8 @@ impl Default for Params {
             eval_history: 0,
             prior_bonus: 0,
             move_count: 0,
+            root_lmr: 0,
+            root_eval: 0,
             aspiration_delta: 30,
             aspiration_depth: 5,
             explicit: 0,
@@ -410,6 +420,8 @@ impl Params {
             ("eval_history", &mut self.eval_history),
             ("prior_bonus", &mut self.prior_bonus),
             ("move_count", &mut self.move_count),
+            ("root_lmr", &mut self.root_lmr),
+            ("root_eval", &mut self.root_eval),
             ("aspiration_delta", &mut self.aspiration_delta),
             ("aspiration_depth", &mut self.aspiration_depth),
         ]

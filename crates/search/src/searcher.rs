@@ -5,7 +5,7 @@
 use crate::correction::Correction;
 use crate::eval::{Eval, EvalCache, Terms};
 use crate::limits::{stability_percent, Budget, Limits, MAX_DEPTH};
-use crate::ordering::Ordering;
+use crate::ordering::{is_tactical, Ordering};
 use crate::params::Params;
 use crate::score::{self, from_table, to_table, DRAW, INFINITY, MATE};
 use crate::tt::{Bound, Table};
@@ -659,9 +659,9 @@ impl Searcher {
     }
 
     /// One iteration at the root: each root move is made and scored by
-    /// `score_child` (given the depth left, the window, and whether it is
-    /// the first move); a move that raises the best score goes to the
-    /// front of `root`.
+    /// `score_child` (given the depth left, the window, and what
+    /// [`RootChild`] tells of the move); a move that raises the best score
+    /// goes to the front of `root`.
     pub(crate) fn root_iteration<const W: usize>(
         &mut self,
         pos: &mut Position<W>,
@@ -669,7 +669,7 @@ impl Searcher {
         depth: i32,
         mut alpha: i32,
         beta: i32,
-        score_child: impl Fn(&mut Searcher, &mut Position<W>, i32, i32, i32, bool) -> i32,
+        score_child: impl Fn(&mut Searcher, &mut Position<W>, i32, i32, i32, RootChild) -> i32,
     ) -> i32 {
         root.finished = 0;
         self.iteration_depth = depth;
@@ -682,9 +682,19 @@ impl Searcher {
             } else {
                 depth - 1
             };
+            let tactical = is_tactical(pos, m, &self.values);
+            let child = RootChild {
+                index: i,
+                tactical,
+                history: if tactical {
+                    0
+                } else {
+                    self.order.quiet_score(pos, 0, m)
+                },
+            };
             self.order.record(pos, 0, Some(m));
             pos.make(m);
-            let s = score_child(self, pos, d, alpha, beta, i == 0);
+            let s = score_child(self, pos, d, alpha, beta, child);
             pos.unmake();
             if self.stopped {
                 break;
@@ -891,6 +901,17 @@ pub(crate) enum Step {
     Raised,
     /// A refutation: the node is decided.
     Cutoff,
+}
+
+/// What a root move's scorer is told of it, judged before it is made.
+#[derive(Clone, Copy)]
+pub(crate) struct RootChild {
+    /// Its place in this iteration's order (0: the best of the last).
+    pub index: usize,
+    /// A capture or promotion ([`is_tactical`]).
+    pub tactical: bool,
+    /// A quiet move's history score, 0 for a tactical one.
+    pub history: i32,
 }
 
 /// The root moves, best first, with the score and line each last got.

@@ -156,6 +156,16 @@ impl Searcher {
     ) -> i32 {
         self.sides[0] = pos.army_to_move();
         self.tt_pv[0] = true;
+        // The root's static score, which the nodes two plies down compare
+        // theirs with (`improving`), where `root_eval` says (else 0).
+        if self.params.root_eval > 0 {
+            self.evals[0] = if self.in_check(pos, 0) && self.params.check_nodes == 0 {
+                -INFINITY
+            } else {
+                let raw = self.static_two(pos);
+                self.corrected(pos, raw)
+            };
+        }
         self.cutoffs[1] = 0;
         self.cutoffs[2] = 0;
         self.move_counts[0] = 0;
@@ -165,10 +175,32 @@ impl Searcher {
             depth,
             alpha,
             beta,
-            |s, pos, d, alpha, beta, first| {
+            |s, pos, d, alpha, beta, m| {
                 s.move_counts[0] += 1;
-                if first {
+                if m.index == 0 {
                     return s.child(pos, d, (alpha, beta), 0, false);
+                }
+                // A late quiet move is reduced as at a principal-line node
+                // below, where `root_lmr` says (checks are not).
+                let p = s.params;
+                let mut v = alpha + 1;
+                if p.root_lmr > 0
+                    && d >= 2
+                    && m.index as i32 >= p.root_lmr
+                    && !m.tactical
+                    && (p.lmr_checks == 1 || !s.in_check(pos, 1))
+                {
+                    let r = s.reduction(d + 1, m.index)
+                        - 1
+                        - p.lmr_tt_pv
+                        - m.history / p.lmr_history_div;
+                    let r = r.clamp(0, d - 1);
+                    if r > 0 {
+                        v = s.child(pos, d - r, (alpha, alpha + 1), 0, true);
+                    }
+                }
+                if v <= alpha || s.stopped {
+                    return v;
                 }
                 let v = s.child(pos, d, (alpha, alpha + 1), 0, true);
                 if v > alpha && v < beta && !s.stopped {
@@ -1180,6 +1212,8 @@ mod tests {
             "null_depth:1",
             "eval_history:4",
             "continuation:1,prior_bonus:1",
+            "root_lmr:3",
+            "root_eval:1",
         ] {
             assert_ne!(with(setting), base, "{setting} changed nothing");
         }
