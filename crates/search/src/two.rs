@@ -159,12 +159,8 @@ impl Searcher {
         // The root's static score, which the nodes two plies down compare
         // theirs with (`improving`), where `root_eval` says (else 0).
         if self.params.root_eval > 0 {
-            self.evals[0] = if self.in_check(pos, 0) && self.params.check_nodes == 0 {
-                -INFINITY
-            } else {
-                let raw = self.static_two(pos);
-                self.corrected(pos, raw)
-            };
+            let guarded = self.in_check(pos, 0) && self.params.check_nodes == 0;
+            self.evals[0] = self.static_scores(pos, guarded).1;
         }
         self.cutoffs[1] = 0;
         self.cutoffs[2] = 0;
@@ -181,9 +177,9 @@ impl Searcher {
                     return s.child(pos, d, (alpha, beta), 0, false);
                 }
                 // A late quiet move is reduced as at a principal-line node
-                // below, where `root_lmr` says (checks are not).
+                // below, where `root_lmr` says (checks are not), and kept
+                // where the reduced search fails low.
                 let p = s.params;
-                let mut v = alpha + 1;
                 if p.root_lmr > 0
                     && d >= 2
                     && m.index as i32 >= p.root_lmr
@@ -196,11 +192,11 @@ impl Searcher {
                         - m.history / p.lmr_history_div;
                     let r = r.clamp(0, d - 1);
                     if r > 0 {
-                        v = s.child(pos, d - r, (alpha, alpha + 1), 0, true);
+                        let v = s.child(pos, d - r, (alpha, alpha + 1), 0, true);
+                        if v <= alpha || s.stopped {
+                            return v;
+                        }
                     }
-                }
-                if v <= alpha || s.stopped {
-                    return v;
                 }
                 let v = s.child(pos, d, (alpha, alpha + 1), 0, true);
                 if v > alpha && v < beta && !s.stopped {
@@ -317,12 +313,7 @@ impl Searcher {
         let guarded = in_check && p.check_nodes == 0;
         // The evaluation's score, and that score corrected by what the
         // searches of the same pawns found (the one the pruning uses).
-        let (raw_eval, static_eval) = if guarded {
-            (-INFINITY, -INFINITY)
-        } else {
-            let raw = self.static_two(pos);
-            (raw, self.corrected(pos, raw))
-        };
+        let (raw_eval, static_eval) = self.static_scores(pos, guarded);
         self.evals[ply] = static_eval;
         // The move that led here, judged by the static scores around it
         // (not the root's moves: the root keeps no static score).
@@ -767,6 +758,18 @@ impl Searcher {
             }
         }
         best
+    }
+
+    /// A node's static score as the evaluation gives it and as corrected
+    /// ([`Self::corrected`]); both `-INFINITY` where the node is `guarded`
+    /// (in check and searched in full: no static score to go by).
+    fn static_scores<const W: usize>(&mut self, pos: &Position<W>, guarded: bool) -> (i32, i32) {
+        if guarded {
+            (-INFINITY, -INFINITY)
+        } else {
+            let raw = self.static_two(pos);
+            (raw, self.corrected(pos, raw))
+        }
     }
 
     /// The static score `raw` with the correction history's correction,
