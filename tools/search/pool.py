@@ -2,6 +2,7 @@
 """Pools `quadrille match` logs into one Elo estimate, or compares two pools.
 
     tools/search/pool.py LOG...                 pooled Elo of A over B
+    tools/search/pool.py --sprt E0,E1 LOG...    and the pooled SPRT's LLR
     tools/search/pool.py --diff "LOGS_A" "LOGS_B"  Elo of pool A minus pool B
 
 Each log's last `pairs [..]` line gives its pentanomial counts (pairs that
@@ -53,6 +54,19 @@ def estimate(c):
     return e, elo(clamp(mean - half)), elo(clamp(mean + half)), se, 2 * n, mean
 
 
+def llr(c, elo0, elo1):
+    """The SPRT's log-likelihood ratio of pentanomial c, as
+    crates/search/src/stats.rs computes it (a prior of 0.2 pair a kind)."""
+    n = sum(c)
+    p = [k + 0.2 for k in c]
+    m = sum(p)
+    mean = sum(k / 4 * p[k] for k in range(5)) / m
+    var = sum(p[k] * (k / 4 - mean) ** 2 for k in range(5)) / m
+    expected = lambda e: 1 / (1 + 10 ** (-e / 400))
+    s0, s1 = expected(elo0), expected(elo1)
+    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+
+
 def show(name, c):
     e, lo, hi, _, g, s = estimate(c)
     print(f"{name}: {g} games {100 * s:.1f} %  Elo {e:+.0f} ({lo:+.0f} .. {hi:+.0f})  pairs {c}")
@@ -69,6 +83,14 @@ def main(args):
         eb, *_, sb, _, _ = estimate(b)
         d, se = ea - eb, math.hypot(sa, sb)
         print(f"A - B: {d:+.0f} ({d - 1.96 * se:+.0f} .. {d + 1.96 * se:+.0f})")
+    elif args and args[0] == "--sprt":
+        if len(args) < 3:
+            sys.exit("usage: pool.py --sprt E0,E1 LOG...")
+        elo0, elo1 = (float(x) for x in args[1].split(","))
+        c = pooled(args[2:])
+        show("pooled", c)
+        bound = math.log((1 - 0.05) / 0.05)
+        print(f"LLR {llr(c, elo0, elo1):.2f} (-{bound:.2f}, {bound:.2f}) [{args[1]}]")
     elif args:
         show("pooled", pooled(args))
     else:
