@@ -213,7 +213,9 @@ pub struct Params {
     /// Late move, futility, history and continuation, and static-exchange
     /// pruning of the moves after the first apply at nodes on the
     /// principal line too, as in Stockfish (0 off: there every move is
-    /// searched).
+    /// searched; 2 and there late move pruning spares moves that give
+    /// check, as `lmp_checks` does everywhere: with 1 a defender searched
+    /// four plies missed a quiet mate in one against it).
     pub pv_prune: i32,
     /// The quiet move one ply up gains from-to history as the static
     /// score after it is better for its mover than the one before it:

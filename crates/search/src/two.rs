@@ -538,7 +538,8 @@ impl Searcher {
             let lmp_count = (p.lmp_base + depth * depth) / if improving { 1 } else { 2 };
             if quiet_prunable && depth <= p.lmp_depth && i as i32 >= lmp_count {
                 pruning_late = true;
-                if p.lmp_checks == 0
+                let spare_checks = p.lmp_checks > 0 || (pv_node && p.pv_prune >= 2);
+                if !spare_checks
                     || !self.gives_check(pos, ply, legality.as_ref(), &mut check_cells, m)
                 {
                     continue;

@@ -131,12 +131,19 @@ fn a_queen_sacrifice_that_mates_is_not_pruned() {
     // skipped them until it spared checks (`spare_checks`): before, not
     // even twelve plies found the mate; now six do (at five, late move
     // pruning, which in chess still skips late checks, hides it).
-    check_mate_in_two_at(
-        Options::default(),
-        "chess",
-        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
-        6,
-    );
+    // Pruning on the principal line too (`pv_prune` 2) keeps it: there
+    // late move pruning spares checks (with `pv_prune` 1 it did not, and
+    // the defender, searched four plies after 1. Qg6, missed the mate).
+    for setting in ["pv_prune:0", "pv_prune:2"] {
+        let mut options = Options::default();
+        options.params.apply(setting).unwrap();
+        check_mate_in_two_at(
+            options,
+            "chess",
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+            6,
+        );
+    }
 }
 
 #[test]
@@ -208,6 +215,7 @@ fn optional_prunings_and_extensions_keep_the_mates() {
         "singular_depth:2",
         "history_prune_depth:4",
         "lmp_depth:8",
+        "pv_prune:2",
     ] {
         let mut options = Options::default();
         options.params.apply(setting).unwrap();
