@@ -46,6 +46,13 @@ fn search(pos: &Position, depth: u32) -> (Move, i32) {
     search_with(Options::default(), pos, depth)
 }
 
+/// The default options with one parameter setting (`NAME:VALUE`) applied.
+fn options_with(setting: &str) -> Options {
+    let mut options = Options::default();
+    options.params.apply(setting).unwrap();
+    options
+}
+
 fn search_with(options: Options, pos: &Position, depth: u32) -> (Move, i32) {
     let r = Searcher::new(options).best_move(pos, &Limits::depth(depth));
     (r.best.expect("a move"), r.score)
@@ -135,10 +142,8 @@ fn a_queen_sacrifice_that_mates_is_not_pruned() {
     // late move pruning spares checks (with `pv_prune` 1 it did not, and
     // the defender, searched four plies after 1. Qg6, missed the mate).
     for setting in ["pv_prune:0", "pv_prune:2"] {
-        let mut options = Options::default();
-        options.params.apply(setting).unwrap();
         check_mate_in_two_at(
-            options,
+            options_with(setting),
             "chess",
             "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
             6,
@@ -161,11 +166,8 @@ fn quiet_checks_in_quiescence_see_a_mate_a_ply_sooner() {
         assert!(!mates_in_one(&mut pos).is_empty());
         pos.unmake();
     }
-    let at_one_ply = |setting: &str| {
-        let mut options = Options::default();
-        options.params.apply(setting).unwrap();
-        score::mate_moves(search_with(options, &pos, 1).1)
-    };
+    let at_one_ply =
+        |setting: &str| score::mate_moves(search_with(options_with(setting), &pos, 1).1);
     assert_eq!(at_one_ply("q_checks:0"), None);
     assert_eq!(at_one_ply("q_checks:1"), Some(-1));
 }
@@ -217,8 +219,7 @@ fn optional_prunings_and_extensions_keep_the_mates() {
         "lmp_depth:8",
         "pv_prune:2",
     ] {
-        let mut options = Options::default();
-        options.params.apply(setting).unwrap();
+        let options = options_with(setting);
         for (variant, fen) in [
             (
                 "chess",
