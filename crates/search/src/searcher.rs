@@ -507,6 +507,10 @@ impl Searcher {
         limits: &Limits,
         report: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
+        // The clock runs from the request: building a variant's evaluation
+        // and clearing the table for it (the first search) is spent from
+        // the budget, not on top of it.
+        self.budget = Some(Budget::new(limits));
         self.evaluation(&pos);
         let v = pos.variant().clone();
         let algorithm = Algorithm::for_variant(&v, self.options.multi);
@@ -519,7 +523,6 @@ impl Searcher {
         self.seldepth = 0;
         self.stopped = false;
         self.armed = false;
-        self.budget = Some(Budget::new(limits));
         self.node_limit = limits.nodes;
         self.stop = limits.stop.clone();
         self.noise = limits.noise.min(10_000) as i32;
