@@ -240,6 +240,11 @@ pub struct Params {
     /// The root keeps its static score for the nodes two plies down to
     /// judge `improving` by (0: it keeps none, and they compare with 0).
     pub root_eval: i32,
+    /// Where the table's move is quiet and was extended as singular, the
+    /// node's other moves are reduced `lmr_singular` plies less
+    /// (Stockfish's `singularQuietLMR`: the node's best is already found,
+    /// its alternatives are the principal line's insurance; 0 off).
+    pub lmr_singular: i32,
     /// Aspiration window: first half-width, and the depth it starts at.
     pub aspiration_delta: i32,
     pub aspiration_depth: i32,
@@ -251,7 +256,7 @@ pub struct Params {
 /// How many parameters [`Params::fields`] names: `explicit` keeps a bit
 /// for each, so a parameter past 128 needs a wider mask (checked here
 /// rather than by a shift that overflows at run time).
-const COUNT: usize = 71;
+const COUNT: usize = 72;
 const _: () = assert!(COUNT <= u128::BITS as usize);
 
 /// The variants that ship their own search parameters (measured by
@@ -333,6 +338,7 @@ impl Default for Params {
             move_count: 0,
             root_lmr: 0,
             root_eval: 0,
+            lmr_singular: 0,
             aspiration_delta: 30,
             aspiration_depth: 5,
             explicit: 0,
@@ -424,6 +430,7 @@ impl Params {
             ("move_count", &mut self.move_count),
             ("root_lmr", &mut self.root_lmr),
             ("root_eval", &mut self.root_eval),
+            ("lmr_singular", &mut self.lmr_singular),
             ("aspiration_delta", &mut self.aspiration_delta),
             ("aspiration_depth", &mut self.aspiration_depth),
         ]

@@ -488,6 +488,10 @@ impl Searcher {
             && table_move.is_some()
             && matches!(probe.entry, Some((_, Bound::Upper | Bound::Exact, d)) if d >= depth);
         let pv_less = p.lmr_tt_pv * (self.tt_pv[ply] && !likely_fail_low) as i32;
+        // The other moves of a node whose quiet table move was singular.
+        let singular_less = p.lmr_singular
+            * (singular_plies > 0 && table_move.is_some_and(|t| !is_tactical(pos, t, &self.values)))
+                as i32;
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move: Option<Move> = None;
@@ -654,6 +658,7 @@ impl Searcher {
                         + p.lmr_cut_node * node.cut as i32
                         + p.lmr_tt_capture * (tt_capture && !tactical) as i32
                         - pv_less
+                        - singular_less
                         + (p.lmr_cutoffs > 0 && self.cutoffs[ply + 1] > p.lmr_cutoffs as u32)
                             as i32
                         - p.lmr_escape * escape as i32
@@ -1238,6 +1243,7 @@ mod tests {
         for (option, refinement) in [
             ("singular_depth:4", "singular_double:10"),
             ("singular_depth:4", "singular_negative:1"),
+            ("singular_depth:4", "lmr_singular:1"),
             ("continuation:1", "lmr_post_history:1"),
             ("q_table:1", "tt_eval:2"),
         ] {
