@@ -39,11 +39,17 @@ def elo(s):
     return -400.0 * math.log10(1.0 / s - 1.0)
 
 
+def moments(c):
+    """Mean and variance of a pair's score (0 .. 1) over weights c."""
+    n = sum(c)
+    mean = sum(k / 4 * c[k] for k in range(5)) / n
+    return mean, sum(c[k] * (k / 4 - mean) ** 2 for k in range(5)) / n
+
+
 def estimate(c):
     """(elo, low, high, half-width in Elo, games, score) of pentanomial c."""
     n = sum(c)
-    mean = sum(k / 4 * c[k] for k in range(5)) / n
-    var = sum(c[k] * (k / 4 - mean) ** 2 for k in range(5)) / n
+    mean, var = moments(c)
     eps = 0.125 / n
     clamp = lambda s: min(max(s, eps), 1 - eps)
     half = 1.96 * math.sqrt(var / n)
@@ -58,10 +64,7 @@ def llr(c, elo0, elo1):
     """The SPRT's log-likelihood ratio of pentanomial c, as
     crates/search/src/stats.rs computes it (a prior of 0.2 pair a kind)."""
     n = sum(c)
-    p = [k + 0.2 for k in c]
-    m = sum(p)
-    mean = sum(k / 4 * p[k] for k in range(5)) / m
-    var = sum(p[k] * (k / 4 - mean) ** 2 for k in range(5)) / m
+    mean, var = moments([k + 0.2 for k in c])
     expected = lambda e: 1 / (1 + 10 ** (-e / 400))
     s0, s1 = expected(elo0), expected(elo1)
     return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
