@@ -159,7 +159,8 @@ impl Searcher {
         // The root's static score, which the nodes two plies down compare
         // theirs with (`improving`), where `root_eval` says (else 0).
         if self.params.root_eval > 0 {
-            let guarded = self.guarded(pos, 0);
+            let in_check = self.in_check(pos, 0);
+            let guarded = self.guarded(in_check);
             self.evals[0] = self.static_scores(pos, guarded).1;
         }
         self.cutoffs[1] = 0;
@@ -310,7 +311,7 @@ impl Searcher {
         let p = self.params;
         // In check the node is searched in full, unless `check_nodes`
         // lets it be pruned like the others.
-        let guarded = self.guarded(pos, ply);
+        let guarded = self.guarded(in_check);
         // The evaluation's score, and that score corrected by what the
         // searches of the same pawns found (the one the pruning uses).
         let (raw_eval, static_eval) = self.static_scores(pos, guarded);
@@ -766,11 +767,10 @@ impl Searcher {
         best
     }
 
-    /// Is the node at `ply` in check and so searched in full, without a
-    /// static score (unless `check_nodes` lets it be pruned like the
-    /// others)?
-    fn guarded<const W: usize>(&mut self, pos: &Position<W>, ply: usize) -> bool {
-        self.params.check_nodes == 0 && self.in_check(pos, ply)
+    /// Is a node `in_check` searched in full, without a static score
+    /// (unless `check_nodes` lets it be pruned like the others)?
+    fn guarded(&self, in_check: bool) -> bool {
+        in_check && self.params.check_nodes == 0
     }
 
     /// A node's static score as the evaluation gives it and as corrected
