@@ -245,6 +245,24 @@ pub struct Params {
     /// (Stockfish's `singularQuietLMR`: the node's best is already found,
     /// its alternatives are the principal line's insurance; 0 off).
     pub lmr_singular: i32,
+    /// Where the singular test finds the table's move not alone while its
+    /// stored score beats beta, the node is searched again without it at
+    /// about half depth against beta itself, and cut where another move
+    /// holds beta (Fairy-Stockfish's second multi-cut; 0 off).
+    pub singular_recut: i32,
+    /// The null move is not tried where the quiet move that led to the
+    /// node scores above this in history (Stockfish's `(ss-1)->statScore <
+    /// 23767`: a move that so often cut is likely a threat; 0 off).
+    pub null_history: i32,
+    /// Quiescence outside check searches at most this many captures a
+    /// node, then only those that give check or promote (Stockfish's
+    /// `moveCount > 2`; 0 off: every capture not pruned otherwise).
+    pub q_moves: i32,
+    /// Quiescence outside check skips the captures that win nothing by
+    /// static exchange where the static score plus this margin stays at
+    /// or below alpha (Stockfish's `futilityBase <= alpha && !see_ge(move,
+    /// 1)`, its margin 155 of its units; 0 off).
+    pub q_futility: i32,
     /// Aspiration window: first half-width, and the depth it starts at.
     pub aspiration_delta: i32,
     pub aspiration_depth: i32,
@@ -256,7 +274,7 @@ pub struct Params {
 /// How many parameters [`Params::fields`] names: `explicit` keeps a bit
 /// for each, so a parameter past 128 needs a wider mask (checked here
 /// rather than by a shift that overflows at run time).
-const COUNT: usize = 72;
+const COUNT: usize = 76;
 const _: () = assert!(COUNT <= u128::BITS as usize);
 
 /// The variants that ship their own search parameters (measured by
@@ -339,6 +357,10 @@ impl Default for Params {
             root_lmr: 0,
             root_eval: 0,
             lmr_singular: 0,
+            singular_recut: 0,
+            null_history: 0,
+            q_moves: 0,
+            q_futility: 0,
             aspiration_delta: 30,
             aspiration_depth: 5,
             explicit: 0,
@@ -431,6 +453,10 @@ impl Params {
             ("root_lmr", &mut self.root_lmr),
             ("root_eval", &mut self.root_eval),
             ("lmr_singular", &mut self.lmr_singular),
+            ("singular_recut", &mut self.singular_recut),
+            ("null_history", &mut self.null_history),
+            ("q_moves", &mut self.q_moves),
+            ("q_futility", &mut self.q_futility),
             ("aspiration_delta", &mut self.aspiration_delta),
             ("aspiration_depth", &mut self.aspiration_depth),
         ]

@@ -199,6 +199,9 @@ pub struct Searcher {
     pub(crate) cutoffs: Vec<u32>,
     /// Moves searched so far at each ply's node (read by its children).
     pub(crate) move_counts: Vec<u32>,
+    /// The history score of the move each ply's node is searching (0 for
+    /// captures; read by its child).
+    pub(crate) move_histories: Vec<i32>,
     /// Late move reductions by depth * 64 + move number.
     pub(crate) reductions: Vec<u8>,
     /// The parameters in use: the options' with the variant's own values
@@ -284,6 +287,7 @@ impl Searcher {
             tt_pv: vec![false; MAX_PLY + 2],
             cutoffs: vec![0; MAX_PLY + 3],
             move_counts: vec![0; MAX_PLY + 3],
+            move_histories: vec![0; MAX_PLY + 3],
             checks: vec![(0, false); MAX_PLY + 2],
             reductions: reductions(&options.params),
             params: options.params,

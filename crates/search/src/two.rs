@@ -15,7 +15,10 @@
 //! quiet best move, the table in quiescence, ProbCut, threats in the
 //! quiet moves' order, a ply more reduction where the next ply's nodes
 //! keep failing high, the null move only where the static score is near
-//! beta; the check extension limited to nodes of some depth.
+//! beta or where the move before it has a modest history, a second
+//! multi-cut by the singular test, quiescence's late captures and futile
+//! even trades skipped; the check extension limited to nodes of some
+//! depth.
 
 use crate::ordering::{is_capture, is_tactical, losing_capture};
 use crate::score::{is_mate, DRAW, INFINITY, MATE};
@@ -174,6 +177,7 @@ impl Searcher {
             beta,
             |s, pos, d, alpha, beta, m| {
                 s.move_counts[0] += 1;
+                s.move_histories[0] = m.history;
                 if m.index == 0 {
                     return s.child(pos, d, (alpha, beta), 0, false);
                 }
@@ -376,6 +380,7 @@ impl Searcher {
             && depth >= p.null_depth
             && eval >= beta
             && (p.null_static == 0 || static_eval >= beta - 16 * depth + p.null_static)
+            && (p.null_history == 0 || ply == 0 || self.move_histories[ply - 1] < p.null_history)
             && !is_mate(beta)
             && self.null_allowed(pos, ply)
         {
@@ -632,6 +637,7 @@ impl Searcher {
                 && !killer
                 && pos.attacked_by_enemies(m.from, side)
                 && pos.threat(m.from, &self.values) > 0;
+            self.move_histories[ply] = history;
             self.order.record(pos, ply, Some(m));
             pos.make(m);
             if safe && self.in_check(pos, ply + 1) {
@@ -826,22 +832,7 @@ impl Searcher {
             return Singular::Untested;
         }
         let singular_beta = score - p.singular_margin * depth;
-        self.excluded[ply] = Some(m);
-        let quiet = Node {
-            null_ok: false,
-            cut: node.cut,
-        };
-        let s = self.pvs(
-            pos,
-            (depth - 1) / 2,
-            singular_beta - 1,
-            singular_beta,
-            ply,
-            quiet,
-        );
-        self.excluded[ply] = None;
-        // Its line is no line of this node.
-        self.pv[ply].clear();
+        let s = self.without(pos, (ply, m), (depth - 1) / 2, singular_beta, node);
         if self.stopped {
             Singular::Stopped
         } else if s < singular_beta {
@@ -853,10 +844,42 @@ impl Searcher {
         } else if singular_beta >= beta {
             Singular::Cut(singular_beta)
         } else if score >= beta {
+            if p.singular_recut > 0 {
+                let s = self.without(pos, (ply, m), (depth + 3) / 2, beta, node);
+                if self.stopped {
+                    return Singular::Stopped;
+                }
+                if s >= beta {
+                    return Singular::Cut(beta);
+                }
+            }
             Singular::Extend(-p.singular_negative)
         } else {
             Singular::Extend(0)
         }
+    }
+
+    /// The singular test's search: the node at `ply` again without move
+    /// `m`, `depth` plies deep, with a null window below `bound` (no null
+    /// move: the node's own search may try one).
+    fn without<const W: usize>(
+        &mut self,
+        pos: &mut Position<W>,
+        (ply, m): (usize, Move),
+        depth: i32,
+        bound: i32,
+        node: Node,
+    ) -> i32 {
+        self.excluded[ply] = Some(m);
+        let quiet = Node {
+            null_ok: false,
+            cut: node.cut,
+        };
+        let s = self.pvs(pos, depth, bound - 1, bound, ply, quiet);
+        self.excluded[ply] = None;
+        // Its line is no line of this node.
+        self.pv[ply].clear();
+        s
     }
 
     /// ProbCut's searches: the good captures (and promotions) that win at
@@ -1058,6 +1081,7 @@ impl Searcher {
         self.sides[ply] = army;
         let mut best_move = None;
         let mut legal = 0;
+        let mut check_cells = None;
         for i in 0..n {
             let m = self.order.frames[ply].pick_judged(i, pos, &self.values);
             if !evasions && is_capture(pos, m) && m.promotion.is_none() {
@@ -1076,9 +1100,24 @@ impl Searcher {
                 } else {
                     losing_capture(pos, m, (mover, victim), &self.values, false, margin)
                 };
-                if losing {
+                // Nor one that wins nothing where even the static score
+                // and a margin stay below alpha.
+                let futile = self.params.q_futility > 0
+                    && best + self.params.q_futility <= alpha
+                    && !pos.see_at_least(m, &self.values, 1);
+                if losing || futile {
                     continue;
                 }
+            }
+            // Past the first `q_moves` searched, only checks and
+            // promotions.
+            let late = !evasions
+                && self.params.q_moves > 0
+                && legal >= self.params.q_moves
+                && m.promotion.is_none();
+            let in_check = Position::<W>::in_check;
+            if late && !gives_check(pos, legality.as_ref(), &mut check_cells, m, in_check) {
+                continue;
             }
             if legality.as_ref().is_some_and(|l| !pos.is_legal(l, m)) {
                 continue;
@@ -1230,6 +1269,8 @@ mod tests {
             "continuation:1,prior_bonus:1",
             "root_lmr:3",
             "root_eval:1",
+            "q_moves:2",
+            "q_futility:120",
         ] {
             assert_ne!(with(setting), base, "{setting} changed nothing");
         }
@@ -1244,6 +1285,8 @@ mod tests {
             ("singular_depth:4", "singular_double:10"),
             ("singular_depth:4", "singular_negative:1"),
             ("singular_depth:4", "lmr_singular:1"),
+            ("singular_depth:4", "singular_recut:1"),
+            ("continuation:1", "null_history:8000"),
             ("continuation:1", "lmr_post_history:1"),
             ("q_table:1", "tt_eval:2"),
         ] {
