@@ -630,6 +630,26 @@ impl Ordering {
         }
     }
 
+    /// A quiet move that failed low at `ply` (judged by the table, not
+    /// searched) loses a cutoff's bonus at `depth`.
+    pub fn fail_low<const W: usize>(&mut self, pos: &Position<W>, ply: usize, depth: i32, m: Move) {
+        if !self.history.is_empty() {
+            let bonus = self.bonus(depth);
+            self.reward(pos, ply, m, -bonus);
+        }
+    }
+
+    /// Could `m` be a move of the side to move here? A table's move comes
+    /// from a key, which another position (of another variant even) may
+    /// share; its cells must index this variant's history.
+    pub fn fits<const W: usize>(&self, pos: &Position<W>, m: Move) -> bool {
+        (m.from as usize) < self.cells
+            && (m.to as usize) < self.cells
+            && pos
+                .piece_at(m.from)
+                .is_some_and(|p| p.army == pos.army_to_move())
+    }
+
     /// A cutoff at `depth`'s bonus (and the tried moves' malus): depth
     /// squared, or linear in depth as Stockfish's where `history_bonus`
     /// is set, which weighs the many shallow cutoffs more.

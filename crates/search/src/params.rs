@@ -263,6 +263,17 @@ pub struct Params {
     /// or below alpha (Stockfish's `futilityBase <= alpha && !see_ge(move,
     /// 1)`, its margin 155 of its units; 0 off).
     pub q_futility: i32,
+    /// A table cutoff teaches the move order as a searched cutoff would
+    /// (Stockfish's): a quiet table move whose score holds beta earns a
+    /// cutoff's bonus, one that failed low a malus; with 2 also an early
+    /// quiet move one ply up (its parent's first or second) loses
+    /// continuation history where the table move holds beta (0 off).
+    pub tt_history: i32,
+    /// A late move whose reduction comes out below -1 (a history far
+    /// above the reductions' own) among a node's first five is searched a
+    /// ply deeper than the others (Stockfish's `newDepth + (r < -1 &&
+    /// moveCount <= 5)`; 0 off: a reduction is never below zero).
+    pub lmr_extend: i32,
     /// Aspiration window: first half-width, and the depth it starts at.
     pub aspiration_delta: i32,
     pub aspiration_depth: i32,
@@ -274,7 +285,7 @@ pub struct Params {
 /// How many parameters [`Params::fields`] names: `explicit` keeps a bit
 /// for each, so a parameter past 128 needs a wider mask (checked here
 /// rather than by a shift that overflows at run time).
-const COUNT: usize = 76;
+const COUNT: usize = 78;
 const _: () = assert!(COUNT <= u128::BITS as usize);
 
 /// The variants that ship their own search parameters (measured by
@@ -361,6 +372,8 @@ impl Default for Params {
             null_history: 0,
             q_moves: 0,
             q_futility: 0,
+            tt_history: 0,
+            lmr_extend: 0,
             aspiration_delta: 30,
             aspiration_depth: 5,
             explicit: 0,
@@ -457,6 +470,8 @@ impl Params {
             ("null_history", &mut self.null_history),
             ("q_moves", &mut self.q_moves),
             ("q_futility", &mut self.q_futility),
+            ("tt_history", &mut self.tt_history),
+            ("lmr_extend", &mut self.lmr_extend),
             ("aspiration_delta", &mut self.aspiration_delta),
             ("aspiration_depth", &mut self.aspiration_depth),
         ]

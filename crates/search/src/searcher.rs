@@ -385,7 +385,8 @@ impl Searcher {
         self.order.history_bonus = (params.history_bonus, params.history_cap);
         self.order.continuation_far = params.continuation >= 2;
         self.order.use_counter = params.counter_move > 0;
-        self.order.keep_quiets = params.eval_history > 0 || params.prior_bonus > 0;
+        self.order.keep_quiets =
+            params.eval_history > 0 || params.prior_bonus > 0 || params.tt_history >= 2;
         let continuation = params.continuation > 0;
         if continuation != self.order.use_continuation {
             self.order.use_continuation = continuation;

@@ -297,6 +297,9 @@ impl Searcher {
             !pv_node && excluded.is_none(),
         );
         if let Some(s) = probe.cutoff {
+            if self.params.tt_history > 0 {
+                self.table_history(pos, (ply, depth), probe.mv, s >= beta);
+            }
             return s;
         }
         // A draw by the no-progress rule, unless the mover has no move (a
@@ -674,7 +677,10 @@ impl Searcher {
                             && self.move_counts[ply - 1] > p.lmr_parent_moves as u32)
                             as i32
                         - history / p.lmr_history_div;
-                    r = r.clamp(0, (d - 1).max(0));
+                    // Below zero only where `lmr_extend` lets a move of
+                    // great history among the first five go a ply deeper.
+                    let least = -((p.lmr_extend > 0 && r < -1 && i < 5) as i32);
+                    r = r.clamp(least, (d - 1).max(0));
                 }
                 let reduced = d - r;
                 s = self.child(pos, reduced, (alpha, alpha + 1), ply, r > 0 || !node.cut);
@@ -771,6 +777,32 @@ impl Searcher {
             }
         }
         best
+    }
+
+    /// A table cutoff at `ply` and `depth` whose table move `mv` held beta
+    /// (`holds`) or failed low: the histories learn as from a search
+    /// (`tt_history`).
+    fn table_history<const W: usize>(
+        &mut self,
+        pos: &Position<W>,
+        (ply, depth): (usize, i32),
+        mv: Option<Move>,
+        holds: bool,
+    ) {
+        let Some(m) = mv.filter(|&m| self.order.fits(pos, m)) else {
+            return;
+        };
+        let quiet = !is_tactical(pos, m, &self.values);
+        if holds {
+            if quiet {
+                self.order.cutoff(pos, ply, depth, m, &[]);
+            }
+            if self.params.tt_history >= 2 && ply > 0 && self.move_counts[ply - 1] <= 2 {
+                self.order.prior_reward(ply, depth + 1, -1);
+            }
+        } else if quiet {
+            self.order.fail_low(pos, ply, depth, m);
+        }
     }
 
     /// Is a node `in_check` searched in full, without a static score
@@ -1271,15 +1303,27 @@ mod tests {
             "root_eval:1",
             "q_moves:2",
             "q_futility:120",
+            "tt_history:1",
         ] {
             assert_ne!(with(setting), base, "{setting} changed nothing");
         }
         // On top of chess's own values (from this position the plain
         // search never reduces below a capturing table move, and chess's
         // own first does at depth 10).
-        let mut tuned = Options::default();
-        tuned.params.apply("lmr_tt_capture:1").unwrap();
-        assert_ne!(nodes_at(tuned, 10), nodes_at(Options::default(), 10));
+        let chess_with = |setting: &str| {
+            let mut tuned = Options::default();
+            tuned.params.apply(setting).unwrap();
+            nodes_at(tuned, 10)
+        };
+        let chess = nodes_at(Options::default(), 10);
+        // The plain search's histories never take a reduction below -1
+        // among a node's first five moves either.
+        for setting in ["lmr_tt_capture:1", "lmr_extend:1"] {
+            assert_ne!(chess_with(setting), chess, "{setting} changed nothing");
+        }
+        // The early move one ply up loses where the table cuts (too
+        // rarely to show in the plain search at depth 8).
+        assert_ne!(chess_with("tt_history:2"), chess_with("tt_history:1"));
         // Refinements of an option, against that option alone.
         for (option, refinement) in [
             ("singular_depth:4", "singular_double:10"),
